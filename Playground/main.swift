@@ -1,1 +1,4 @@
-print("hello")
+// The tour of Interactors: `swift run Playground`. Each part prints what it does and the run ends by itself.
+
+await loginTour()
+print("\nTour finished.")

@@ -1,2 +1,2 @@
 // InteractorsTestKit: fakes and drivers for testing code built on Interactors.
-public import Interactors
+import Interactors

@@ -17,15 +17,15 @@ import Musl
 ///
 /// Every critical section in the library is a few loads and stores (never user code, never a wait), so a
 /// short spin finds the lock free; past that the waiter yields its core to whoever holds it.
-struct Lock: ~Copyable, @unchecked Sendable {
+package struct Lock: ~Copyable, @unchecked Sendable {
     // @unchecked: the only stored property is an Atomic, which is Sendable; ~Copyable types need the spelling.
     private let word = Atomic<UInt32>(0)
 
-    init() {}
+    package init() {}
 
     /// Takes the lock, spinning briefly and then yielding until it is free.
     @inline(__always)
-    func lock() {
+    package func lock() {
         if word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged { return }
         lockSlowly()
     }
@@ -47,28 +47,29 @@ struct Lock: ~Copyable, @unchecked Sendable {
 
     /// Releases the lock.
     @inline(__always)
-    func unlock() {
+    package func unlock() {
         word.store(0, ordering: .releasing)
     }
 
     /// Runs `body` with the lock held. `body` must not call user code or block.
     @inline(__always)
-    func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    package func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         lock()
         defer { unlock() }
         return try body()
     }
 }
 
-/// A value guarded by a ``Lock``, for the library's few process-wide settings and registries.
-final class LockedBox<State>: @unchecked Sendable {
+/// A value guarded by a ``Lock``, for the library's few process-wide settings and registries, and (through
+/// `package` access) for the test kit and the tests.
+package final class LockedBox<State>: @unchecked Sendable {
     // @unchecked: `state` is only read or written inside `lock.withLock`.
     private let lock = Lock()
     private var state: State
 
-    init(_ state: State) { self.state = state }
+    package init(_ state: State) { self.state = state }
 
-    func withLock<T, E: Error>(_ body: (inout State) throws(E) -> T) throws(E) -> T {
+    package func withLock<T, E: Error>(_ body: (inout State) throws(E) -> T) throws(E) -> T {
         lock.lock()
         defer { lock.unlock() }
         return try body(&state)

@@ -1,0 +1,90 @@
+/// What a handler wants to hear. One enum rather than wrapping every handler into a `Result` closure, so adding
+/// a handler allocates nothing beyond what the user's own closure captures.
+enum Callback<Value: Sendable>: Sendable {
+    case success(@Sendable (Value) -> Void)
+    case failure(@Sendable (any Error) -> Void)
+    case result(@Sendable (Result<Value, any Error>) -> Void)
+
+    @inline(__always)
+    func invoke(with outcome: Result<Value, any Error>) {
+        switch (self, outcome) {
+        case (.success(let body), .success(let value)): body(value)
+        case (.failure(let body), .failure(let error)): body(error)
+        case (.result(let body), _): body(outcome)
+        case (.success, .failure), (.failure, .success): break
+        }
+    }
+}
+
+/// A callback and where to run it. `queue == nil` means immediately, on the delivering thread: the common
+/// internal case gets no existential call and no closure allocation.
+struct Handler<Value: Sendable>: Sendable {
+    let queue: (any CallbackQueue)?
+    let callback: Callback<Value>
+
+    init(_ callback: Callback<Value>, on queue: any CallbackQueue) {
+        self.queue = queue === ImmediateCallbackQueue.shared ? nil : queue
+        self.callback = callback
+    }
+
+    /// Runs this one handler: now, or in one hop to its queue.
+    func deliver(_ outcome: Result<Value, any Error>) {
+        guard let queue else { return callback.invoke(with: outcome) }
+        let callback = self.callback
+        queue.schedule { callback.invoke(with: outcome) }
+    }
+}
+
+/// The handlers of a pending response: the first stored inline (most responses have one), an array only for
+/// more.
+struct HandlerList<Value: Sendable>: Sendable {
+    private var first: Handler<Value>?
+    private var more: [Handler<Value>] = []
+
+    mutating func append(_ handler: Handler<Value>) {
+        if first == nil {
+            first = handler
+        } else {
+            more.append(handler)
+        }
+    }
+
+    /// Moves the handlers out, leaving the list empty.
+    mutating func take() -> HandlerList<Value> {
+        let taken = self
+        self = HandlerList()
+        return taken
+    }
+
+    /// Runs every handler once with `outcome`.
+    ///
+    /// Handlers for one queue keep their registration order and reach that queue in a single hop; handlers to
+    /// run immediately run last, on this thread, so a slow one does not hold back the others' hops.
+    func deliver(_ outcome: Result<Value, any Error>) {
+        guard let first else { return }
+        guard !more.isEmpty else { return first.deliver(outcome) }
+
+        var groups: [(queue: any CallbackQueue, callbacks: [Callback<Value>])] = []
+        forEach { handler in
+            guard let queue = handler.queue else { return }
+            if let index = groups.firstIndex(where: { $0.queue === queue }) {
+                groups[index].callbacks.append(handler.callback)
+            } else {
+                groups.append((queue, [handler.callback]))
+            }
+        }
+        for (queue, callbacks) in groups {
+            queue.schedule {
+                for callback in callbacks { callback.invoke(with: outcome) }
+            }
+        }
+        forEach { handler in
+            if handler.queue == nil { handler.callback.invoke(with: outcome) }
+        }
+    }
+
+    private func forEach(_ body: (Handler<Value>) -> Void) {
+        if let first { body(first) }
+        for handler in more { body(handler) }
+    }
+}

@@ -1,0 +1,77 @@
+import Dispatch
+
+// MARK: Blocking
+//
+// For tests, command-line tools and composition on threads that may block. Each checks for a settled outcome
+// before parking, parks once, and never deadlocks on work queued to the queue the caller is running on: that
+// work runs in the caller's place (see `runQueuedWorkIfWaitingWouldStall`).
+
+extension Response {
+    /// Waits for the response to settle, then returns its value or throws its error.
+    @available(*, noasync, message: "Blocking starves Swift concurrency's threads: use `try await response.value`")
+    public func get() throws -> Value {
+        try waitForOutcome(deadline: nil)!.get()
+    }
+
+    /// Waits at most `timeout` for the response to settle, then returns its value or throws its error; throws
+    /// ``ResponseError/timedOut`` if it has not settled by then. The response itself is left as it is.
+    @available(*, noasync, message: "Blocking starves Swift concurrency's threads: use `try await response.value`")
+    public func get(timeout: Duration) throws -> Value {
+        guard let outcome = waitForOutcome(deadline: .now() + timeout.dispatchInterval) else {
+            throw ResponseError.timedOut
+        }
+        return try outcome.get()
+    }
+
+    /// Waits for the response to settle and returns its outcome.
+    @available(*, noasync, message: "Blocking starves Swift concurrency's threads: use `try await response.value`")
+    public var result: Result<Value, any Error> {
+        waitForOutcome(deadline: nil)!
+    }
+
+    /// Waits for the response to settle and returns its error, or `nil` if it succeeded.
+    @available(*, noasync, message: "Blocking starves Swift concurrency's threads: use `try await response.value`")
+    public var error: (any Error)? {
+        if case .failure(let error) = waitForOutcome(deadline: nil)! { return error }
+        return nil
+    }
+
+    /// The outcome, waiting until `deadline` at most (forever if `nil`); `nil` if it timed out.
+    func waitForOutcome(deadline: DispatchTime?) -> Result<Value, any Error>? {
+        if let outcome = settledOutcome { return outcome }
+        runQueuedWorkIfWaitingWouldStall()
+        if let outcome = settledOutcome { return outcome }
+
+        let wakeUp = DispatchSemaphore(value: 0)
+        addHandler(.result { _ in wakeUp.signal() }, on: .immediate)
+        if let deadline {
+            guard wakeUp.wait(timeout: deadline) == .success else { return nil }
+        } else {
+            wakeUp.wait()
+        }
+        return settledOutcome
+    }
+
+    /// Runs the response's unstarted queued work on this thread if this thread runs on the queue that owes it
+    /// (waiting would deadlock), or if that queue is one of Dispatch's global concurrent queues (it offers no
+    /// exclusion to preserve, and waiting for a free worker thread could starve).
+    private func runQueuedWorkIfWaitingWouldStall() {
+        guard let work = lock.withLock({ extras?.queuedWork }) else { return }
+        let queue = work.queue
+        if queue.isCurrent || (queue as? DispatchQueue)?.isGlobalConcurrentQueue == true {
+            work.runIfUnclaimed()
+        }
+    }
+}
+
+extension Duration {
+    /// This duration for Dispatch, saturating rather than overflowing for very long durations.
+    var dispatchInterval: DispatchTimeInterval {
+        let (seconds, attoseconds) = components
+        let (nanoseconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return seconds < 0 ? .nanoseconds(0) : .never }
+        let (total, overflowAgain) = nanoseconds.addingReportingOverflow(attoseconds / 1_000_000_000)
+        guard !overflowAgain, let interval = Int(exactly: total) else { return .never }
+        return .nanoseconds(max(0, interval))
+    }
+}

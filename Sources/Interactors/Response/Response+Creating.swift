@@ -1,0 +1,115 @@
+// MARK: Creating
+
+extension Response {
+    /// Starts `work` on `queue` now and returns its response at once; the value `work` returns succeeds the
+    /// response, an error it throws fails it.
+    ///
+    /// ```swift
+    /// Response(on: DispatchQueue.global()) { try database.loadUser(id) }
+    /// ```
+    ///
+    /// A thread that blocks on the response (``get()``) while the work has not started yet, and that runs on
+    /// `queue` itself (so waiting would deadlock) or on one of Dispatch's global concurrent queues, runs the work
+    /// in its place. The work is claimed once, so it never runs twice; a response cancelled before its work
+    /// starts never starts it.
+    ///
+    /// - Parameters:
+    ///   - queue: Where the work runs. `.immediate` runs it now, before this initializer returns.
+    ///   - callbackQueue: Where handlers added without `on:` run.
+    ///   - work: The work.
+    public convenience init(
+        on queue: some CallbackQueue,
+        callbackQueue: some CallbackQueue = DefaultCallbackQueue.shared,
+        _ work: @escaping @Sendable () throws -> Value
+    ) {
+        self.init(callbackQueue: callbackQueue)
+        if queue === ImmediateCallbackQueue.shared {
+            settle(Result { try work() })
+            return
+        }
+        let queuedWork = QueuedWork(queue: queue, response: self, work: work)
+        _ = withExtras { $0.queuedWork = queuedWork }
+        queue.schedule { queuedWork.runIfUnclaimed() }
+    }
+
+    /// Runs `body` now, before this initializer returns, with the ``Resolver`` that settles the response; for
+    /// wrapping callback APIs. An error `body` throws fails the response.
+    ///
+    /// ```swift
+    /// Response { resolver in client.fetch(request) { result in resolver.resolve(result) } }
+    /// ```
+    ///
+    /// If `body` neither settles the response nor keeps the resolver, the response fails with
+    /// ``ResponseError/abandoned`` as soon as `body` returns.
+    public convenience init(
+        callbackQueue: some CallbackQueue = DefaultCallbackQueue.shared,
+        _ body: (Resolver<Value>) throws -> Void
+    ) {
+        self.init(callbackQueue: callbackQueue)
+        let resolver = Resolver(self)
+        do {
+            try body(resolver)
+        } catch {
+            resolver.fail(error)
+        }
+    }
+
+    /// Starts `work` now in a new `Task` and returns its response at once.
+    ///
+    /// ```swift
+    /// Response { try await api.profile(for: id) }
+    /// ```
+    ///
+    /// Cancelling the response cancels the task.
+    public convenience init(
+        callbackQueue: some CallbackQueue = DefaultCallbackQueue.shared,
+        priority: TaskPriority? = nil,
+        _ work: sending @escaping @isolated(any) () async throws -> Value
+    ) {
+        self.init(callbackQueue: callbackQueue)
+        let task = Task(priority: priority) { [self] in
+            do {
+                settle(.success(try await work()))
+            } catch {
+                settle(.failure(error))
+            }
+        }
+        whenCancelled { task.cancel() }
+    }
+
+    // Disfavoured: a trailing closure may fill a labelled parameter, and without this `Response { try await f() }`
+    // would make a response whose value is the closure.
+
+    /// A response that has already succeeded with `value`.
+    @_disfavoredOverload
+    public convenience init(value: Value, callbackQueue: some CallbackQueue = DefaultCallbackQueue.shared) {
+        self.init(outcome: .success(value), callbackQueue: callbackQueue)
+    }
+
+    /// A response that has already failed with `error`.
+    public convenience init(error: any Error, callbackQueue: some CallbackQueue = DefaultCallbackQueue.shared) {
+        self.init(outcome: .failure(error), callbackQueue: callbackQueue)
+    }
+
+    /// A response that has already settled with `result`.
+    public convenience init(
+        result: Result<Value, any Error>,
+        callbackQueue: some CallbackQueue = DefaultCallbackQueue.shared
+    ) {
+        self.init(outcome: result, callbackQueue: callbackQueue)
+    }
+
+    /// A pending response and the resolver that settles it, for bridging code that settles it elsewhere.
+    ///
+    /// ```swift
+    /// let (response, resolver) = Response<Int>.makePending()
+    /// legacyAPI.start { resolver.succeed($0) }
+    /// return response
+    /// ```
+    public static func makePending(
+        callbackQueue: some CallbackQueue = DefaultCallbackQueue.shared
+    ) -> (response: Response, resolver: Resolver<Value>) {
+        let response = Response(callbackQueue: callbackQueue)
+        return (response, Resolver(response))
+    }
+}

@@ -1,0 +1,62 @@
+// MARK: Asking, without blocking
+
+extension Response {
+    /// Whether the response has settled: succeeded, failed or been cancelled.
+    public var isDone: Bool {
+        lock.withLock { outcome != nil }
+    }
+
+    /// Whether the response has succeeded.
+    public var isSuccessful: Bool {
+        lock.withLock {
+            if case .success = outcome { return true }
+            return false
+        }
+    }
+
+    /// Whether the response has failed, cancellation included.
+    public var isFailed: Bool {
+        lock.withLock {
+            if case .failure = outcome { return true }
+            return false
+        }
+    }
+
+    /// Whether the response was cancelled (it has then failed with `CancellationError`).
+    public var isCancelled: Bool {
+        lock.withLock { wasCancelled }
+    }
+}
+
+// MARK: - Cancelling
+
+extension Response {
+    /// Cancels the response: if it is pending, it fails with `CancellationError`, ``isCancelled`` becomes
+    /// `true`, the handlers registered with ``Resolver/onCancel(_:)`` run on this thread, and later attempts to
+    /// settle it are ignored. Cancelling a settled response changes nothing.
+    public func cancel() {
+        settle(.failure(CancellationError()), cancelling: true)
+    }
+
+    /// Runs `handler` once if the response is cancelled (now, if it already was); drops it if the response
+    /// settles otherwise.
+    func whenCancelled(_ handler: @escaping @Sendable () -> Void) {
+        let registered = withExtras { $0.cancellationHandlers.append(handler) } != nil
+        if !registered, isCancelled { handler() }
+    }
+}
+
+// MARK: - Describing
+
+extension Response: CustomStringConvertible {
+    /// The value type and the state, e.g. `Response<Int>(succeeded: 3)`, without waiting.
+    public var description: String {
+        let (outcome, cancelled) = lock.withLock { (self.outcome, wasCancelled) }
+        switch outcome {
+        case nil: return "Response<\(Value.self)>(pending)"
+        case .success(let value)?: return "Response<\(Value.self)>(succeeded: \(value))"
+        case .failure where cancelled: return "Response<\(Value.self)>(cancelled)"
+        case .failure(let error)?: return "Response<\(Value.self)>(failed: \(error))"
+        }
+    }
+}

@@ -51,6 +51,14 @@ public final class Resolver<Value: Sendable>: Sendable {
         response.settle(result.mapError { $0 })
     }
 
+    /// Reports how far the work has come, from 0 to 1, to the response's progress handlers.
+    ///
+    /// Values are clamped to 0...1; a value not above the last one reported, or reported after the response
+    /// settled, is ignored, so handlers see a rising sequence that ends with settlement.
+    public func reportProgress(_ fraction: Double) {
+        response.reportProgress(fraction)
+    }
+
     /// Whether the response was cancelled, so the work may stop early. Its outcome is then ignored.
     public var isCancelled: Bool {
         response.isCancelled

@@ -7,17 +7,64 @@ extension Response {
     /// let user = try await interactor.login(credentials).value
     /// ```
     ///
-    /// Cancelling the awaiting task cancels the response.
+    /// The awaiting task is a consumer of the response: if the task is cancelled, it stops waiting at once with
+    /// `CancellationError`, and the response is cancelled too unless another consumer (a derived response, another
+    /// awaiting task) still needs it.
     public var value: Value {
         get async throws {
             if let outcome = settledOutcome { return try outcome.get() }
+            let retained = retainDemand()
+            let waiter = ValueWaiter<Value>()
             return try await withTaskCancellationHandler {
                 try await withUnsafeThrowingContinuation { continuation in
-                    addHandler(.result { continuation.resume(with: $0) }, on: .immediate)
+                    waiter.install(continuation)
+                    addHandler(.result { waiter.resume(with: $0) }, on: .immediate)
                 }
             } onCancel: {
-                cancel()
+                waiter.resume(with: .failure(CancellationError()))
+                if retained { releaseDemand() }
             }
         }
+    }
+}
+
+/// One task's wait for a response: resumed exactly once, by the outcome or by the task's cancellation, whichever
+/// comes first, even if cancellation comes before the continuation exists.
+private final class ValueWaiter<Value: Sendable>: Sendable {
+    private enum State {
+        case idle
+        case waiting(UnsafeContinuation<Value, any Error>)
+        case resolvedEarly(Result<Value, any Error>)
+        case done
+    }
+
+    private let state = LockedBox(State.idle)
+
+    func install(_ continuation: UnsafeContinuation<Value, any Error>) {
+        let early = state.withLock { state -> Result<Value, any Error>? in
+            if case .resolvedEarly(let outcome) = state {
+                state = .done
+                return outcome
+            }
+            state = .waiting(continuation)
+            return nil
+        }
+        if let early { continuation.resume(with: early) }
+    }
+
+    func resume(with outcome: Result<Value, any Error>) {
+        let continuation = state.withLock { state -> UnsafeContinuation<Value, any Error>? in
+            switch state {
+            case .idle:
+                state = .resolvedEarly(outcome)
+                return nil
+            case .waiting(let continuation):
+                state = .done
+                return continuation
+            case .resolvedEarly, .done:
+                return nil
+            }
+        }
+        continuation?.resume(with: outcome)
     }
 }

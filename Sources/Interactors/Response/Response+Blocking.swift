@@ -39,6 +39,12 @@ extension Response {
     /// The outcome, waiting until `deadline` at most (forever if `nil`); `nil` if it timed out.
     func waitForOutcome(deadline: DispatchTime?) -> Result<Value, any Error>? {
         if let outcome = settledOutcome { return outcome }
+        // Blocking inside a handler: first finish the settlements this thread owes, which may be what we wait on.
+        let drain = DeliveryDrain.current
+        if drain.isActive {
+            drain.runQueued()
+            if let outcome = settledOutcome { return outcome }
+        }
         runQueuedWorkIfWaitingWouldStall()
         if let outcome = settledOutcome { return outcome }
 
@@ -52,14 +58,24 @@ extension Response {
         return settledOutcome
     }
 
-    /// Runs the response's unstarted queued work on this thread if this thread runs on the queue that owes it
-    /// (waiting would deadlock), or if that queue is one of Dispatch's global concurrent queues (it offers no
-    /// exclusion to preserve, and waiting for a free worker thread could starve).
+    /// Runs unstarted queued work that this response waits on (its own, or its upstreams', for composed
+    /// responses) on this thread, where this thread runs on the queue that owes it (waiting would deadlock) or
+    /// the queue is one of Dispatch's global concurrent queues (it offers no exclusion to preserve, and waiting
+    /// for a free worker thread could starve).
     private func runQueuedWorkIfWaitingWouldStall() {
-        guard let work = lock.withLock({ extras?.queuedWork }) else { return }
-        let queue = work.queue
-        if queue.isCurrent || (queue as? DispatchQueue)?.isGlobalConcurrentQueue == true {
-            work.runIfUnclaimed()
+        var work: [any InlineRunnableWork] = []
+        var upstreams: [any UpstreamLink] = []
+        collectBlockingHelp(work: &work, upstreams: &upstreams)
+        var visited = 0
+        while visited < upstreams.count {
+            upstreams[visited].collectBlockingHelp(work: &work, upstreams: &upstreams)
+            visited += 1
+        }
+        for item in work {
+            let queue = item.queue
+            if queue.isCurrent || (queue as? DispatchQueue)?.isGlobalConcurrentQueue == true {
+                item.runIfUnclaimed()
+            }
         }
     }
 }

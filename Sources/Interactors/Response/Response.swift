@@ -23,13 +23,20 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
     // MARK: Storage
     //
     // One allocation on the fast path: the lock, the outcome and the first handler live inline. Rarer state
-    // (cancellation handlers, queued work) lives in `extras`, allocated only when used.
+    // (cancellation handlers, queued work, progress) lives in `extras`, allocated only when used.
 
     let lock = Lock()
+    /// How many derived responses and awaiting tasks still need this one; see `Response+Demand.swift`.
+    var consumers: UInt32 = 0
     var wasCancelled = false
+    /// Settled, but its handlers have not been taken yet: a drain will finish it (see `DeliveryDrain`). Handlers
+    /// added meanwhile join the list, so registration order holds.
+    var finishPending = false
     var outcome: Result<Value, any Error>?
     var handlers = HandlerList<Value>()
     var extras: ResponseExtras<Value>?
+    /// What this response was derived from; its demand is released when this response settles.
+    var upstream: (any UpstreamLink)?
     /// Where handlers registered without `on:` run.
     let callbackQueue: any CallbackQueue
 
@@ -47,13 +54,16 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
 
 // MARK: - Settling
 
-extension Response {
+extension Response: DeferredSettlement {
     /// Settles the response with `outcome` unless it is settled already; returns whether this call settled it.
     ///
-    /// Handlers and cancellation handlers are moved out under the lock and run after it is released, so user
-    /// code never runs while the lock is held, and what they capture is released as soon as they have run.
+    /// The outcome is recorded at once. Handlers, cancellation handlers and the release of upstream demand are
+    /// moved out under the lock and run after it is released, so user code never runs while the lock is held, and
+    /// what they capture is released as soon as they have run. A settlement made from inside another one's
+    /// handlers is finished by the thread's `DeliveryDrain` instead of recursing.
     @discardableResult
     func settle(_ outcome: Result<Value, any Error>, cancelling: Bool = false) -> Bool {
+        let drain = DeliveryDrain.current
         lock.lock()
         guard self.outcome == nil else {
             lock.unlock()
@@ -61,16 +71,47 @@ extension Response {
         }
         self.outcome = outcome
         wasCancelled = cancelling
-        let handlers = self.handlers.take()
-        let extras = self.extras
-        self.extras = nil
-        lock.unlock()
-
-        if let extras {
-            extras.responseDidSettle(cancelled: cancelling)
+        if drain.isActive {
+            finishPending = true
+            lock.unlock()
+            drain.enqueue(self)
+            return true
         }
-        handlers.deliver(outcome)
+        let finish = takeFinish()
+        lock.unlock()
+        drain.drain { finish.run(outcome, cancelled: cancelling) }
         return true
+    }
+
+    /// Runs a settlement that a drain queued.
+    func finishSettlement() {
+        let (finish, outcome, cancelled) = lock.withLock { () -> (Finish, Result<Value, any Error>, Bool) in
+            finishPending = false
+            return (takeFinish(), self.outcome!, wasCancelled)
+        }
+        finish.run(outcome, cancelled: cancelled)
+    }
+
+    /// Everything a settlement still has to do, moved out of the response. Call with the lock held.
+    private func takeFinish() -> Finish {
+        defer {
+            extras = nil
+            upstream = nil
+        }
+        return Finish(handlers: handlers.take(), extras: extras, upstream: upstream)
+    }
+
+    /// What is left to do once a response has settled, run without the lock.
+    private struct Finish {
+        let handlers: HandlerList<Value>
+        let extras: ResponseExtras<Value>?
+        let upstream: (any UpstreamLink)?
+
+        func run(_ outcome: Result<Value, any Error>, cancelled: Bool) {
+            extras?.responseDidSettle(cancelled: cancelled)
+            handlers.deliver(outcome)
+            upstream?.releaseDemand()
+        }
     }
 
     /// Settles the response with the error `makeError` builds, unless it is settled already; the error is built
@@ -93,7 +134,7 @@ extension Response {
     func addHandler(_ callback: Callback<Value>, on queue: any CallbackQueue) {
         let handler = Handler(callback, on: queue)
         lock.lock()
-        if let outcome {
+        if let outcome, !finishPending {
             lock.unlock()
             handler.deliver(outcome)
         } else {

@@ -7,6 +7,7 @@ public struct ResponseError: Error, Hashable, Sendable, CustomStringConvertible 
         private enum Kind: Hashable, Sendable {
             case timedOut
             case abandoned
+            case allFailed
         }
 
         private let kind: Kind
@@ -20,11 +21,16 @@ public struct ResponseError: Error, Hashable, Sendable, CustomStringConvertible 
         /// queue given its work dropped the work without running it.
         public static let abandoned = Code(.abandoned)
 
+        /// Every response given to ``Response/any(_:callbackQueue:)`` failed (or it was given none); the error's
+        /// ``ResponseError/underlyingErrors`` hold their errors, in input order.
+        public static let allFailed = Code(.allFailed)
+
         /// The code's name.
         public var description: String {
             switch kind {
             case .timedOut: "timedOut"
             case .abandoned: "abandoned"
+            case .allFailed: "allFailed"
             }
         }
     }
@@ -32,8 +38,21 @@ public struct ResponseError: Error, Hashable, Sendable, CustomStringConvertible 
     /// The kind of failure.
     public let code: Code
 
-    /// Makes an error with `code`.
-    public init(code: Code) { self.code = code }
+    /// The errors behind this one, where there are several (``Code/allFailed``); empty otherwise. Not part of
+    /// equality: two errors with the same code are equal.
+    public let underlyingErrors: [any Error]
+
+    /// Makes an error with `code` and the errors behind it.
+    public init(code: Code, underlyingErrors: [any Error] = []) {
+        self.code = code
+        self.underlyingErrors = underlyingErrors
+    }
+
+    /// Whether the two errors have the same code.
+    public static func == (lhs: ResponseError, rhs: ResponseError) -> Bool { lhs.code == rhs.code }
+
+    /// Hashes the code.
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
     /// The response did not settle in time; see ``Code/timedOut``.
     public static let timedOut = ResponseError(code: .timedOut)
@@ -46,6 +65,7 @@ public struct ResponseError: Error, Hashable, Sendable, CustomStringConvertible 
         switch code {
         case .timedOut: "ResponseError.timedOut: the response did not settle in time"
         case .abandoned: "ResponseError.abandoned: the response can no longer be settled (its resolver was released)"
+        case .allFailed: "ResponseError.allFailed: every response failed: \(underlyingErrors)"
         default: "ResponseError.\(code)"
         }
     }

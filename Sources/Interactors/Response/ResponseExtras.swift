@@ -9,6 +9,10 @@ final class ResponseExtras<Value: Sendable>: @unchecked Sendable {
     /// Run once if the response is cancelled; released unrun if it settles otherwise.
     var cancellationHandlers: [@Sendable () -> Void] = []
 
+    /// Progress handlers, and the latest fraction reported (-1 before any).
+    var progressHandlers: [Handler<Double>] = []
+    var progress: Double = -1
+
     /// Work queued by `Response(on:)` that has not started. Weak: the queue's job owns it, so a queue that drops
     /// the job releases it, and its release fails the response as abandoned.
     weak var queuedWork: QueuedWork<Value>?

@@ -1,0 +1,149 @@
+// MARK: Combining
+//
+// The combined response is a consumer of every input. Once it settles (it has its answer, or it was cancelled)
+// it releases them all: inputs it no longer needs are cancelled unless something else still consumes them.
+
+extension Response {
+    /// A response with every input's value, in input order; the first failure fails it and cancels the rest.
+    ///
+    /// ```swift
+    /// let dashboard = Response.all([profile(id), feed(id), notifications(id)])
+    /// ```
+    ///
+    /// - Parameter callbackQueue: Where the combined response delivers; `nil` for the process default.
+    public static func all<Element: Sendable>(
+        _ responses: [Response<Element>],
+        callbackQueue: (any CallbackQueue)? = nil
+    ) -> Response<[Element]> where Value == [Element] {
+        let combined = Response<[Element]>(callbackQueue: callbackQueue ?? DefaultCallbackQueue.shared)
+        guard !responses.isEmpty else {
+            combined.settle(.success([]))
+            return combined
+        }
+        combined.consumeAll(responses)
+        let collected = LockedBox(
+            (values: [Element?](repeating: nil, count: responses.count), missing: responses.count)
+        )
+        for (index, response) in responses.enumerated() {
+            response.addImmediateHandler(
+                .result { outcome in
+                    switch outcome {
+                    case .failure(let error):
+                        combined.settle(.failure(error))
+                    case .success(let value):
+                        let values = collected.withLock { state -> [Element]? in
+                            state.values[index] = value
+                            state.missing -= 1
+                            return state.missing == 0 ? state.values.map { $0! } : nil
+                        }
+                        if let values { combined.settle(.success(values)) }
+                    }
+                }
+            )
+        }
+        return combined
+    }
+
+    /// A response with the values of all the inputs, of any types, as a tuple; the first failure fails it and
+    /// cancels the rest.
+    ///
+    /// ```swift
+    /// let (user, settings) = try Response.zip(login(credentials), loadSettings()).get()
+    /// ```
+    ///
+    /// - Parameter callbackQueue: Where the combined response delivers; `nil` for the process default.
+    public static func zip<each Element: Sendable>(
+        _ responses: repeat Response<each Element>,
+        callbackQueue: (any CallbackQueue)? = nil
+    ) -> Response<(repeat each Element)> where Value == (repeat each Element) {
+        var erased: [Response<any Sendable>] = []
+        for response in repeat each responses {
+            erased.append(response.map(callbackQueue: .immediate) { $0 as any Sendable })
+        }
+        return Response<[any Sendable]>.all(erased, callbackQueue: .immediate)
+            .map(callbackQueue: callbackQueue ?? DefaultCallbackQueue.shared) { values in
+                var index = 0
+                func next<Typed>(_: Typed.Type) -> Typed {
+                    defer { index += 1 }
+                    return values[index] as! Typed
+                }
+                return (repeat next((each Element).self))
+            }
+    }
+
+    /// A response with the first value any input succeeds with; it fails only when every input fails, with a
+    /// ``ResponseError`` whose code is ``ResponseError/Code/allFailed`` and whose
+    /// ``ResponseError/underlyingErrors`` are every input's error, in input order. The rest are cancelled once
+    /// one succeeds.
+    ///
+    /// ```swift
+    /// let config = Response.any([primaryServer.config(), mirror.config()])
+    /// ```
+    ///
+    /// - Parameter callbackQueue: Where the combined response delivers; `nil` for the process default.
+    public static func any(
+        _ responses: [Response<Value>],
+        callbackQueue: (any CallbackQueue)? = nil
+    ) -> Response<Value> {
+        let combined = Response(callbackQueue: callbackQueue ?? DefaultCallbackQueue.shared)
+        guard !responses.isEmpty else {
+            combined.settle(.failure(ResponseError(code: .allFailed)))
+            return combined
+        }
+        combined.consumeAll(responses)
+        let failures = LockedBox(
+            (errors: [(any Error)?](repeating: nil, count: responses.count), missing: responses.count)
+        )
+        for (index, response) in responses.enumerated() {
+            response.addImmediateHandler(
+                .result { outcome in
+                    switch outcome {
+                    case .success:
+                        combined.settle(outcome)
+                    case .failure(let error):
+                        let errors = failures.withLock { state -> [any Error]? in
+                            state.errors[index] = error
+                            state.missing -= 1
+                            return state.missing == 0 ? state.errors.map { $0! } : nil
+                        }
+                        if let errors {
+                            combined.settle(.failure(ResponseError(code: .allFailed, underlyingErrors: errors)))
+                        }
+                    }
+                }
+            )
+        }
+        return combined
+    }
+
+    /// A response that settles like the first input to settle, success or failure; the others are cancelled.
+    ///
+    /// ```swift
+    /// let fastest = Response.race([cache.lookup(key), network.fetch(key)])
+    /// ```
+    ///
+    /// Given no inputs, it fails at once with ``ResponseError/Code/allFailed``.
+    ///
+    /// - Parameter callbackQueue: Where the combined response delivers; `nil` for the process default.
+    public static func race(
+        _ responses: [Response<Value>],
+        callbackQueue: (any CallbackQueue)? = nil
+    ) -> Response<Value> {
+        let combined = Response(callbackQueue: callbackQueue ?? DefaultCallbackQueue.shared)
+        guard !responses.isEmpty else {
+            combined.settle(.failure(ResponseError(code: .allFailed)))
+            return combined
+        }
+        combined.consumeAll(responses)
+        for response in responses {
+            response.addImmediateHandler(.result { outcome in combined.settle(outcome) })
+        }
+        return combined
+    }
+
+    /// Makes this pending response a consumer of each of `inputs` that is still pending.
+    private func consumeAll<Input: Sendable>(_ inputs: [Response<Input>]) {
+        let retained: [any UpstreamLink] = inputs.filter { $0.retainDemand() }
+        if !retained.isEmpty { consume(UpstreamGroup(retained), retained: true) }
+    }
+}

@@ -61,14 +61,16 @@ struct Lock: ~Copyable, @unchecked Sendable {
 }
 
 /// A value guarded by a ``Lock``, for the library's few process-wide settings and registries.
-final class LockedBox<State>: @unchecked Sendable {
+///
+/// `package` so the test kit's recorders share the library's one lock type.
+package final class LockedBox<State>: @unchecked Sendable {
     // @unchecked: `state` is only read or written inside `lock.withLock`.
     private let lock = Lock()
     private var state: State
 
-    init(_ state: State) { self.state = state }
+    package init(_ state: State) { self.state = state }
 
-    func withLock<T, E: Error>(_ body: (inout State) throws(E) -> T) throws(E) -> T {
+    package func withLock<T, E: Error>(_ body: (inout State) throws(E) -> T) throws(E) -> T {
         lock.lock()
         defer { lock.unlock() }
         return try body(&state)

@@ -19,6 +19,12 @@ public final class RecordingService: Service {
         public let service: String
         /// The event it threw on.
         public let event: LifecycleEvent
+
+        /// Creates the failure a service named `service` throws on `event`, to compare with.
+        public init(service: String, event: LifecycleEvent) {
+            self.service = service
+            self.event = event
+        }
     }
 
     private struct State {

@@ -52,22 +52,30 @@ extension ServiceRegistry {
     }
 
     private func installTerminationHandlers(report: @escaping @Sendable (ServiceFailure) -> Void) {
-        let queue = DispatchQueue(label: "Interactors.ServiceRegistry.signals")
-        storage.withLock { storage in
-            guard storage.signalSources.isEmpty else { return }
-            for signalNumber in [SIGTERM, SIGINT] {
-                // Ignored first so the default action (exiting at once) does not race the dispatch source.
-                signal(signalNumber, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
-                source.setEventHandler { [self] in
-                    let failures = shutDown()
-                    for failure in failures { report(failure) }
-                    exit(failures.isEmpty ? EXIT_SUCCESS : EXIT_FAILURE)
-                }
-                source.resume()
-                storage.signalSources.append(source)
-            }
+        let installed = storage.withLock { storage in
+            defer { storage.signalSources = storage.signalSources ?? [] }
+            return storage.signalSources != nil
         }
+        guard !installed else { return }
+        let queue = DispatchQueue(label: "Interactors.ServiceRegistry.signals")
+        let registered = DispatchSemaphore(value: 0)
+        let sources = [SIGTERM, SIGINT].map { signalNumber in
+            // Ignored first so the default action (exiting at once) does not race the dispatch source.
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
+            source.setEventHandler { [self] in
+                let failures = shutDown()
+                for failure in failures { report(failure) }
+                exit(failures.isEmpty ? EXIT_SUCCESS : EXIT_FAILURE)
+            }
+            source.setRegistrationHandler { registered.signal() }
+            source.resume()
+            return source
+        }
+        // `resume` arms a source later, on a dispatch thread; a signal arriving before that is ignored and lost.
+        // Waiting here means a signal sent once this call returns is always heard.
+        for _ in sources { registered.wait() }
+        storage.withLock { $0.signalSources = sources }
     }
 }
 

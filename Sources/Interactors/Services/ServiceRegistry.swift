@@ -127,7 +127,7 @@ extension ServiceRegistry {
         /// The call whose thread is delivering, or `nil` when the registry is idle. While a call is
         /// delivering, `pending` is drained by it and by the calls it hands over to; when idle it is empty.
         var deliverer: Ticket?
-        /// The signal host's sources, kept alive here for as long as the registry.
-        var signalSources: [any DispatchSourceSignal] = []
+        /// The signal host's sources, kept alive here for as long as the registry; `nil` until it hosts.
+        var signalSources: [any DispatchSourceSignal]?
     }
 }

@@ -14,11 +14,14 @@ import Testing
         #expect(driver.foreground().isEmpty)
         #expect(driver.memoryWarning().isEmpty)
         #expect(driver.terminate().isEmpty)
-        #expect(recorder.events == [
-            .didFinishLaunching([:]), .didBecomeActive, .willResignActive, .didBecomeActive, .willResignActive,
-            .didEnterBackground, .willEnterForeground, .didBecomeActive, .didReceiveMemoryWarning, .willResignActive,
-            .didEnterBackground, .willTerminate,
-        ])
+        #expect(
+            recorder.events == [
+                .didFinishLaunching([:]), .didBecomeActive, .willResignActive, .didBecomeActive, .willResignActive,
+                .didEnterBackground, .willEnterForeground, .didBecomeActive, .didReceiveMemoryWarning,
+                .willResignActive,
+                .didEnterBackground, .willTerminate,
+            ]
+        )
     }
 
     @Test func aDriverLaunchesIntoTheBackgroundAndComesForward() {
@@ -26,9 +29,11 @@ import Testing
         driver.launchInBackground(options: ["reason": "fetch"])
         #expect(driver.registry.state == .background)
         driver.foreground()
-        #expect(recorder.events == [
-            .didFinishLaunching(["reason": "fetch"]), .didEnterBackground, .willEnterForeground, .didBecomeActive,
-        ])
+        #expect(
+            recorder.events == [
+                .didFinishLaunching(["reason": "fetch"]), .didEnterBackground, .willEnterForeground, .didBecomeActive,
+            ]
+        )
     }
 
     @Test func aStepThatMakesNoSenseReturnsTheRefusal() {

@@ -15,7 +15,9 @@ import Testing
         let recorder = RecordingService(name: "flaky")
         recorder.fail(on: .didBecomeActive)
         let failures = LifecycleDriver(services: [recorder]).launch()
-        #expect(failures.map { $0.error as? RecordingService.Failure } == [.init(service: "flaky", event: .didBecomeActive)])
+        #expect(
+            failures.map { $0.error as? RecordingService.Failure } == [.init(service: "flaky", event: .didBecomeActive)]
+        )
         #expect(recorder.events.count == 2)
     }
 

@@ -41,7 +41,9 @@ import Testing
     }
 
     @Test func eventsDescribeThemselvesByTheirHookNames() {
-        #expect(LifecycleEvent.didFinishLaunching(["b": 2, "a": "x"]).description == "didFinishLaunching([a: x, b: 2])")
+        #expect(
+            LifecycleEvent.didFinishLaunching(["b": 2, "a": "x"]).description == "didFinishLaunching([a: x, b: 2])"
+        )
         #expect(LifecycleEvent.willTerminate.description == "willTerminate")
     }
 }

@@ -1,12 +1,17 @@
 import Dispatch
 import Foundation
-@testable import Interactors
 import InteractorsTestKit
 import Synchronization
 import Testing
 
+@testable import Interactors
+
 /// Waits until `count` requests from other threads are queued behind the delivery in progress.
-private func waitUntilQueued(_ count: Int, in registry: ServiceRegistry, sourceLocation: SourceLocation = #_sourceLocation) {
+private func waitUntilQueued(
+    _ count: Int,
+    in registry: ServiceRegistry,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
     let deadline = Date().addingTimeInterval(10)
     while registry.storage.withLock({ $0.pending.count }) < count {
         if Date() > deadline {
@@ -31,10 +36,12 @@ private func waitUntilQueued(_ count: Int, in registry: ServiceRegistry, sourceL
         registry.register(second)
         #expect(registry.send(.didFinishLaunching([:])).isEmpty)
         #expect(innerResult.withLock { $0?.isEmpty } == true)
-        #expect(log.entries.map(\.description) == [
-            "first: didFinishLaunching([:])", "second: didFinishLaunching([:])",
-            "first: didBecomeActive", "second: didBecomeActive",
-        ])
+        #expect(
+            log.entries.map(\.description) == [
+                "first: didFinishLaunching([:])", "second: didFinishLaunching([:])",
+                "first: didBecomeActive", "second: didBecomeActive",
+            ]
+        )
         #expect(registry.state == .active)
     }
 
@@ -66,10 +73,12 @@ private func waitUntilQueued(_ count: Int, in registry: ServiceRegistry, sourceL
         registry.register(other)
         registry.send(.didFinishLaunching([:]))
         registry.send(.didBecomeActive)
-        #expect(log.entries.suffix(4).map(\.description) == [
-            "registrar: didBecomeActive", "other: didBecomeActive",
-            "late: didFinishLaunching([:])", "late: didBecomeActive",
-        ])
+        #expect(
+            log.entries.suffix(4).map(\.description) == [
+                "registrar: didBecomeActive", "other: didBecomeActive",
+                "late: didFinishLaunching([:])", "late: didBecomeActive",
+            ]
+        )
     }
 
     @Test func aServiceUnregisteredFromAHookHearsTheCurrentEventAndNothingMore() {
@@ -109,9 +118,11 @@ private func waitUntilQueued(_ count: Int, in registry: ServiceRegistry, sourceL
         wait(for: activated, "the activation")
         #expect(launchFailures.withLock { $0.isEmpty })
         #expect(activeFailures.withLock { $0.map(\.event) } == [.didBecomeActive])
-        #expect(log.entries.map(\.event) == [
-            .didFinishLaunching([:]), .didFinishLaunching([:]), .didBecomeActive, .didBecomeActive,
-        ])
+        #expect(
+            log.entries.map(\.event) == [
+                .didFinishLaunching([:]), .didFinishLaunching([:]), .didBecomeActive, .didBecomeActive,
+            ]
+        )
     }
 
     @Test func aHooksRequestQueuedBehindAnotherThreadsRunsAfterItAndReportsToTheHooksCaller() {
@@ -138,10 +149,12 @@ private func waitUntilQueued(_ count: Int, in registry: ServiceRegistry, sourceL
         release.signal()
         wait(for: activated, "the activation")
         wait(for: resigned, "the resignation")
-        #expect(log.entries.map(\.event).suffix(6) == [
-            .didBecomeActive, .didBecomeActive, .willResignActive, .willResignActive,
-            .didReceiveMemoryWarning, .didReceiveMemoryWarning,
-        ])
+        #expect(
+            log.entries.map(\.event).suffix(6) == [
+                .didBecomeActive, .didBecomeActive, .willResignActive, .willResignActive,
+                .didReceiveMemoryWarning, .didReceiveMemoryWarning,
+            ]
+        )
         #expect(outer.withLock { $0.map(\.event) } == [.didReceiveMemoryWarning])
         #expect(other.withLock { $0.isEmpty })
         #expect(warningThreads.withLock { $0 } == [hookThread.withLock { $0! }])
@@ -168,6 +181,8 @@ private func waitUntilQueued(_ count: Int, in registry: ServiceRegistry, sourceL
         #expect(overlaps.load(ordering: .relaxed) == 0)
         #expect(recorder.events.count == 2 + threads * eventsPerThread)
         #expect(registry.services.count == 1)
-        for late in lateServices { #expect(Array(late.events.prefix(2)) == [.didFinishLaunching([:]), .didBecomeActive]) }
+        for late in lateServices {
+            #expect(Array(late.events.prefix(2)) == [.didFinishLaunching([:]), .didBecomeActive])
+        }
     }
 }

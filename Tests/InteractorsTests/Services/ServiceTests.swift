@@ -9,7 +9,9 @@ private final class Quiet: Service {}
 private final class Hooks: Service {
     let log = EventLog()
 
-    func didFinishLaunching(options: LaunchOptions) throws { log.record(service: "didFinishLaunching", event: .didFinishLaunching(options)) }
+    func didFinishLaunching(options: LaunchOptions) throws {
+        log.record(service: "didFinishLaunching", event: .didFinishLaunching(options))
+    }
     func willEnterForeground() throws { log.record(service: "willEnterForeground", event: .willEnterForeground) }
     func didBecomeActive() throws { log.record(service: "didBecomeActive", event: .didBecomeActive) }
     func willResignActive() throws { log.record(service: "willResignActive", event: .willResignActive) }

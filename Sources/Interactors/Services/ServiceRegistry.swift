@@ -94,7 +94,9 @@ public final class ServiceRegistry: Sendable {
     /// ``LifecycleEvent/didEnterBackground`` and ``LifecycleEvent/willTerminate``; from inactive, the last two;
     /// from the background, the last.
     ///
-    /// Before launch or after termination the refused ``LifecycleEvent/willTerminate`` is the failure.
+    /// Before launch or after termination the refused ``LifecycleEvent/willTerminate`` is the failure. The
+    /// events are chosen from the state when it is called, so call it from outside hooks: from a hook they
+    /// are queued behind the current delivery and may no longer fit.
     /// - Returns: The failures of all the events sent.
     @discardableResult
     public func shutDown() -> [ServiceFailure] {

@@ -13,7 +13,12 @@ let package = Package(
         .target(name: "Interactors"),
         .target(name: "InteractorsTestKit", dependencies: ["Interactors"]),
         .executableTarget(name: "Playground", dependencies: ["Interactors"], path: "Playground"),
-        .testTarget(name: "InteractorsTests", dependencies: ["Interactors", "InteractorsTestKit"]),
+        .testTarget(
+            name: "InteractorsTests",
+            dependencies: ["Interactors", "InteractorsTestKit", "ServiceHostFixture"]
+        ),
+        // A child process the signal-host tests start and send SIGTERM or SIGINT to.
+        .executableTarget(name: "ServiceHostFixture", dependencies: ["Interactors"], path: "Tests/ServiceHostFixture"),
         .testTarget(name: "InteractorsTestKitTests", dependencies: ["Interactors", "InteractorsTestKit"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 // The tour of Interactors: `swift run Playground`. Each part prints what it does and the run ends by itself.
 
 await loginTour()
+servicesTour()
 print("\nTour finished.")

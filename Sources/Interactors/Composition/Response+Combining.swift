@@ -10,7 +10,9 @@ extension Response {
     /// let dashboard = Response.all([profile(id), feed(id), notifications(id)])
     /// ```
     ///
-    /// - Parameter callbackQueue: Where the combined response delivers; `nil` for the process default.
+    /// - Parameters:
+    ///   - responses: The inputs.
+    ///   - callbackQueue: Where the combined response delivers; `nil` for the process default.
     public static func all<Element: Sendable>(
         _ responses: [Response<Element>],
         callbackQueue: (any CallbackQueue)? = nil
@@ -51,7 +53,9 @@ extension Response {
     /// let (user, settings) = try Response.zip(login(credentials), loadSettings()).get()
     /// ```
     ///
-    /// - Parameter callbackQueue: Where the combined response delivers; `nil` for the process default.
+    /// - Parameters:
+    ///   - responses: The inputs.
+    ///   - callbackQueue: Where the combined response delivers; `nil` for the process default.
     public static func zip<each Element: Sendable>(
         _ responses: repeat Response<each Element>,
         callbackQueue: (any CallbackQueue)? = nil
@@ -80,7 +84,9 @@ extension Response {
     /// let config = Response.any([primaryServer.config(), mirror.config()])
     /// ```
     ///
-    /// - Parameter callbackQueue: Where the combined response delivers; `nil` for the process default.
+    /// - Parameters:
+    ///   - responses: The inputs.
+    ///   - callbackQueue: Where the combined response delivers; `nil` for the process default.
     public static func any(
         _ responses: [Response<Value>],
         callbackQueue: (any CallbackQueue)? = nil
@@ -124,7 +130,9 @@ extension Response {
     ///
     /// Given no inputs, it fails at once with ``ResponseError/Code/allFailed``.
     ///
-    /// - Parameter callbackQueue: Where the combined response delivers; `nil` for the process default.
+    /// - Parameters:
+    ///   - responses: The inputs.
+    ///   - callbackQueue: Where the combined response delivers; `nil` for the process default.
     public static func race(
         _ responses: [Response<Value>],
         callbackQueue: (any CallbackQueue)? = nil

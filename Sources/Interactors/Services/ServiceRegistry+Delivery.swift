@@ -1,0 +1,196 @@
+import Dispatch
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+// How requests run one at a time without holding the lock while user code runs.
+//
+// Each outside call gets a Ticket. When the registry is idle the call becomes the deliverer and runs its
+// request on its own thread; otherwise it queues the request and waits on its semaphore. A call made by a hook
+// (recognised by its thread being the deliverer's) queues its request under the deliverer's ticket and returns
+// at once. After each request the deliverer looks at the head of the queue: its own requests it runs; another
+// call's request it hands over by making that call the deliverer and signalling it. So every request runs on
+// the thread of the call that made it (or whose hooks made it), in queue order, and each call collects exactly
+// its own failures.
+
+extension ServiceRegistry {
+    enum Work {
+        case send(LifecycleEvent)
+        case register(any Service)
+        case unregister(ObjectIdentifier)
+        case open(URLOpenRequest)
+    }
+
+    struct Request {
+        let work: Work
+        let ticket: Ticket
+    }
+
+    /// One outside call and the results of the requests run for it.
+    final class Ticket {
+        // Not Sendable and no lock of its own: `queued`, `semaphore` and identity are read and written under
+        // the registry's lock; the results are written only by the ticket's own thread, which runs all of the
+        // ticket's requests, and read by it after the last.
+        let thread = pthread_self()
+        /// Requests of this ticket that have not finished.
+        var queued = 1
+        /// Signalled when this call becomes the deliverer. Made only when the call has to wait.
+        var semaphore: DispatchSemaphore?
+        var failures: [ServiceFailure] = []
+        var urlClaimed = false
+        var urlRefusal: LifecycleError?
+    }
+
+    private enum Start {
+        case deliver(Ticket)
+        case wait(Ticket)
+        case queuedReentrantly
+    }
+
+    private enum Next {
+        case runOwn
+        case finished
+        case handedOver(to: DispatchSemaphore, waitForTurn: DispatchSemaphore?)
+    }
+
+    /// Runs `work` in turn. Returns the call's ticket once all its requests have run, or `nil` when called
+    /// from a hook, in which case `work` was queued (URL opens, which cannot wait, are dropped instead and the
+    /// caller reports the refusal).
+    func perform(_ work: Work) -> Ticket? {
+        let start: Start = storage.withLock { storage in
+            if let deliverer = storage.deliverer, pthread_equal(deliverer.thread, pthread_self()) != 0 {
+                if case .open = work { return .queuedReentrantly }
+                deliverer.queued += 1
+                storage.pending.append(Request(work: work, ticket: deliverer))
+                return .queuedReentrantly
+            }
+            let ticket = Ticket()
+            if storage.deliverer == nil {
+                storage.deliverer = ticket
+                return .deliver(ticket)
+            }
+            // Rare path, so allocating under the lock is fine; the deliverer must find the semaphore here.
+            ticket.semaphore = DispatchSemaphore(value: 0)
+            storage.pending.append(Request(work: work, ticket: ticket))
+            return .wait(ticket)
+        }
+        switch start {
+        case .queuedReentrantly:
+            return nil
+        case .deliver(let ticket):
+            deliver(for: ticket, first: work)
+            return ticket
+        case .wait(let ticket):
+            ticket.semaphore!.wait()
+            deliver(for: ticket, first: nil)
+            return ticket
+        }
+    }
+
+    /// Runs the ticket's requests while it is the deliverer: `first`, then the queue's head while it is the
+    /// ticket's own, handing over to other calls and waiting for its turn again as the queue says.
+    private func deliver(for ticket: Ticket, first: Work?) {
+        var work = first
+        while true {
+            let current = work ?? storage.withLock { $0.pending.removeFirst().work }
+            work = nil
+            run(current, for: ticket)
+            let next: Next = storage.withLock { storage in
+                ticket.queued -= 1
+                guard let head = storage.pending.first else {
+                    storage.deliverer = nil
+                    return .finished
+                }
+                if head.ticket === ticket { return .runOwn }
+                storage.deliverer = head.ticket
+                guard ticket.queued > 0 else { return .handedOver(to: head.ticket.semaphore!, waitForTurn: nil) }
+                // Requests this call's hooks queued behind another call's: wait to be handed back.
+                if ticket.semaphore == nil { ticket.semaphore = DispatchSemaphore(value: 0) }
+                return .handedOver(to: head.ticket.semaphore!, waitForTurn: ticket.semaphore)
+            }
+            switch next {
+            case .runOwn:
+                continue
+            case .finished:
+                return
+            case .handedOver(let other, let own):
+                other.signal()
+                guard let own else { return }
+                own.wait()
+            }
+        }
+    }
+
+    private func run(_ work: Work, for ticket: Ticket) {
+        switch work {
+        case .send(let event): deliver(event, into: &ticket.failures)
+        case .register(let service): catchUp(service, into: &ticket.failures)
+        case .unregister(let id): storage.withLock { $0.services.removeAll { ObjectIdentifier($0) == id } }
+        case .open(let request): offer(request, to: ticket)
+        }
+    }
+
+    private func deliver(_ event: LifecycleEvent, into failures: inout [ServiceFailure]) {
+        var refusingState = LifecycleState.notRunning
+        let services: [any Service]? = storage.withLock { storage in
+            guard let next = storage.state.next(after: event) else {
+                refusingState = storage.state
+                return nil
+            }
+            storage.state = next
+            if case .didFinishLaunching(let options) = event { storage.launchOptions = options }
+            return storage.services  // a copy-on-write snapshot: one retain, no allocation
+        }
+        guard let services else {
+            let refusal = LifecycleError(.eventOutOfOrder, state: refusingState, event: event)
+            failures.append(ServiceFailure(service: nil, event: event, error: refusal))
+            return
+        }
+        if event.isTearDown {
+            for service in services.reversed() { deliver(event, to: service, into: &failures) }
+        } else {
+            for service in services { deliver(event, to: service, into: &failures) }
+        }
+    }
+
+    @inline(__always)
+    private func deliver(_ event: LifecycleEvent, to service: any Service, into failures: inout [ServiceFailure]) {
+        do {
+            try service.receive(event)
+        } catch {
+            failures.append(ServiceFailure(service: service, event: event, error: error))
+        }
+    }
+
+    private func catchUp(_ service: any Service, into failures: inout [ServiceFailure]) {
+        let missed: [LifecycleEvent]? = storage.withLock { storage in
+            if storage.services.contains(where: { $0 === service }) { return [] }
+            if storage.state == .terminated { return nil }
+            storage.services.append(service)
+            return storage.state.catchUpEvents(launchOptions: storage.launchOptions)
+        }
+        guard let missed else {
+            let error = LifecycleError(.registeredAfterTermination, state: .terminated)
+            failures.append(ServiceFailure(service: service, event: nil, error: error))
+            return
+        }
+        for event in missed { deliver(event, to: service, into: &failures) }
+    }
+
+    private func offer(_ request: URLOpenRequest, to ticket: Ticket) {
+        let (state, services) = storage.withLock { ($0.state, $0.services) }
+        guard state.isRunning else {
+            ticket.urlRefusal = LifecycleError(.urlOpenedWhileNotRunning, state: state)
+            return
+        }
+        // No short-circuit: `||` would stop asking at the first claim.
+        var claimed = false
+        for service in services where service.open(request) { claimed = true }
+        ticket.urlClaimed = claimed
+    }
+}

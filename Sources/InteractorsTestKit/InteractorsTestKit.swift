@@ -1,2 +1,0 @@
-// InteractorsTestKit: fakes and drivers for testing code built on Interactors.
-import Interactors

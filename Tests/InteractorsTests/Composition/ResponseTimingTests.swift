@@ -1,0 +1,65 @@
+import Dispatch
+import Interactors
+import Testing
+
+@Suite struct ResponseTimingTests {
+    @Test func timeoutFailsWithTimedOutWhenTheUpstreamIsLate() {
+        let (upstream, resolver) = Response<Int>.makePending()
+        #expect(throws: ResponseError.timedOut) { try upstream.timeout(after: .milliseconds(10)).get() }
+        withExtendedLifetime(resolver) {}
+    }
+
+    @Test func timeoutPassesAnOutcomeThatArrivesInTime() throws {
+        #expect(try Response(value: 1).timeout(after: .seconds(30)).get() == 1)
+    }
+
+    @Test func delayDeliversTheOutcomeLater() throws {
+        let delayed = Response(value: 3).delay(by: .milliseconds(20))
+        #expect(!delayed.isDone)
+        #expect(try delayed.get() == 3)
+    }
+
+    @Test func retryMakesANewAttemptUntilOneSucceeds() throws {
+        let attempts = Counter()
+        let retried = Response.retry(times: 3) { () -> Response<Int> in
+            attempts.increment()
+            return attempts.value < 3 ? Response(error: TestError(id: attempts.value)) : Response(value: 42)
+        }
+        #expect(try retried.get() == 42)
+        #expect(attempts.value == 3)
+    }
+
+    @Test func retryGivesUpWithTheLastFailure() {
+        let attempts = Counter()
+        let retried = Response.retry(times: 2, delay: .milliseconds(1)) { () -> Response<Int> in
+            attempts.increment()
+            return Response(error: TestError(id: attempts.value))
+        }
+        #expect(throws: TestError(id: 3)) { try retried.get() }
+        #expect(attempts.value == 3)
+    }
+
+    @Test func retryDoesNotRetryCancellation() {
+        let attempts = Counter()
+        let retried = Response.retry(times: 5) { () -> Response<Int> in
+            attempts.increment()
+            return Response(error: CancellationError())
+        }
+        #expect(retried.error is CancellationError)
+        #expect(attempts.value == 1)
+    }
+
+    @Test func cancellingARetryCancelsTheAttemptAndStopsRetrying() {
+        let attempts = Recorder<Response<Int>>()
+        let resolvers = Recorder<Resolver<Int>>()
+        let retried = Response.retry(times: 5, delay: .milliseconds(1)) { () -> Response<Int> in
+            let (attempt, resolver) = Response<Int>.makePending()
+            attempts.record(attempt)
+            resolvers.record(resolver)
+            return attempt
+        }
+        retried.cancel()
+        #expect(attempts.count == 1)
+        #expect(attempts.elements.first?.isCancelled == true)
+    }
+}

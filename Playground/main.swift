@@ -1,5 +1,6 @@
 // The tour of Interactors: `swift run Playground`. Each part prints what it does and the run ends by itself.
 
 await loginTour()
+compositionTour()
 servicesTour()
 print("\nTour finished.")

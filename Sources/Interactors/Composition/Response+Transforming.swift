@@ -12,6 +12,7 @@ extension Response {
     /// ```swift
     /// let name = interactor.login(credentials).map { user in user.displayName }
     /// ```
+    @inlinable
     public func map<NewValue: Sendable>(
         callbackQueue: (any CallbackQueue)? = nil,
         _ transform: @escaping @Sendable (Value) throws -> NewValue
@@ -31,6 +32,7 @@ extension Response {
     /// ```swift
     /// let feed = interactor.login(credentials).flatMap { user in feedInteractor.feed(for: user) }
     /// ```
+    @inlinable
     public func flatMap<NewValue: Sendable>(
         callbackQueue: (any CallbackQueue)? = nil,
         _ transform: @escaping @Sendable (Value) throws -> Response<NewValue>
@@ -59,6 +61,7 @@ extension Response {
     /// ```swift
     /// let avatar = interactor.avatar(for: user).recover { _ in .placeholder }
     /// ```
+    @inlinable
     public func recover(
         callbackQueue: (any CallbackQueue)? = nil,
         _ recovery: @escaping @Sendable (any Error) throws -> Value
@@ -81,6 +84,7 @@ extension Response {
     /// ```swift
     /// let profile = remote.profile(id).flatRecover { _ in cache.profile(id) }
     /// ```
+    @inlinable
     public func flatRecover(
         callbackQueue: (any CallbackQueue)? = nil,
         _ recovery: @escaping @Sendable (any Error) throws -> Response<Value>
@@ -108,6 +112,7 @@ extension Response {
     /// ```swift
     /// let user = api.user(id).mapError { error in DomainError(error) }
     /// ```
+    @inlinable
     public func mapError(
         callbackQueue: (any CallbackQueue)? = nil,
         _ transform: @escaping @Sendable (any Error) -> any Error
@@ -126,6 +131,7 @@ extension Response {
 
 extension Response {
     /// A pending response that consumes this one and delivers, by default, on this one's callback queue.
+    @inlinable
     func derive<NewValue: Sendable>(
         _: NewValue.Type,
         callbackQueue: (any CallbackQueue)?
@@ -136,14 +142,10 @@ extension Response {
     }
 
     /// Settles this response with `next`'s outcome, as a consumer of `next`.
+    @inlinable
     func follow(_ next: Response<Value>) {
         switchUpstream(to: next)
         next.addImmediateHandler(.result { [self] outcome in settle(outcome) })
-    }
-
-    /// Adds a handler that runs inline where the response settles: the internal stages' way to chain.
-    func addImmediateHandler(_ callback: Callback<Value>) {
-        addHandler(callback, on: ImmediateCallbackQueue.shared)
     }
 }
 

@@ -1,11 +1,16 @@
+// The handler storage is `@usableFromInline` and its methods `@inlinable`: registering and delivering are the
+// hottest paths in the library, and specialised in the caller's module they avoid generic metadata look-ups,
+// which cost more than the work itself.
+
 /// What a handler wants to hear. One enum rather than wrapping every handler into a `Result` closure, so adding
 /// a handler allocates nothing beyond what the user's own closure captures.
+@usableFromInline
 enum Callback<Value: Sendable>: Sendable {
     case success(@Sendable (Value) -> Void)
     case failure(@Sendable (any Error) -> Void)
     case result(@Sendable (Result<Value, any Error>) -> Void)
 
-    @inline(__always)
+    @inlinable @inline(__always)
     func invoke(with outcome: Result<Value, any Error>) {
         switch (self, outcome) {
         case (.success(let body), .success(let value)): body(value)
@@ -18,16 +23,25 @@ enum Callback<Value: Sendable>: Sendable {
 
 /// A callback and where to run it. `queue == nil` means immediately, on the delivering thread: the common
 /// internal case gets no existential call and no closure allocation.
+@usableFromInline
 struct Handler<Value: Sendable>: Sendable {
-    let queue: (any CallbackQueue)?
-    let callback: Callback<Value>
+    @usableFromInline let queue: (any CallbackQueue)?
+    @usableFromInline let callback: Callback<Value>
 
+    @inlinable
     init(_ callback: Callback<Value>, on queue: any CallbackQueue) {
         self.queue = queue === ImmediateCallbackQueue.shared ? nil : queue
         self.callback = callback
     }
 
+    @inlinable
+    init(immediate callback: Callback<Value>) {
+        self.queue = nil
+        self.callback = callback
+    }
+
     /// Runs this one handler: now, or in one hop to its queue.
+    @inlinable
     func deliver(_ outcome: Result<Value, any Error>) {
         guard let queue else { return callback.invoke(with: outcome) }
         let callback = self.callback
@@ -37,10 +51,18 @@ struct Handler<Value: Sendable>: Sendable {
 
 /// The handlers of a pending response: the first stored inline (most responses have one), an array only for
 /// more.
+@usableFromInline
 struct HandlerList<Value: Sendable>: Sendable {
-    private var first: Handler<Value>?
-    private var more: [Handler<Value>] = []
+    @usableFromInline var first: Handler<Value>?
+    @usableFromInline var more: [Handler<Value>] = []
 
+    @inlinable
+    init() {}
+
+    @inlinable
+    var isEmpty: Bool { first == nil }
+
+    @inlinable
     mutating func append(_ handler: Handler<Value>) {
         if first == nil {
             first = handler
@@ -50,6 +72,7 @@ struct HandlerList<Value: Sendable>: Sendable {
     }
 
     /// Moves the handlers out, leaving the list empty.
+    @inlinable
     mutating func take() -> HandlerList<Value> {
         let taken = self
         self = HandlerList()
@@ -60,6 +83,7 @@ struct HandlerList<Value: Sendable>: Sendable {
     ///
     /// Handlers for one queue keep their registration order and reach that queue in a single hop; handlers to
     /// run immediately run last, on this thread, so a slow one does not hold back the others' hops.
+    @inlinable
     func deliver(_ outcome: Result<Value, any Error>) {
         guard let first else { return }
         guard !more.isEmpty else { return first.deliver(outcome) }
@@ -83,7 +107,8 @@ struct HandlerList<Value: Sendable>: Sendable {
         }
     }
 
-    private func forEach(_ body: (Handler<Value>) -> Void) {
+    @inlinable
+    func forEach(_ body: (Handler<Value>) -> Void) {
         if let first { body(first) }
         for handler in more { body(handler) }
     }

@@ -16,8 +16,9 @@
 /// If every reference to a resolver is released before it settles its response, the response fails with
 /// ``ResponseError/abandoned``: a forgotten callback shows up as an error, not as a caller blocked forever.
 public final class Resolver<Value: Sendable>: Sendable {
-    let response: Response<Value>
+    @usableFromInline let response: Response<Value>
 
+    @inlinable
     init(_ response: Response<Value>) {
         self.response = response
     }
@@ -27,18 +28,21 @@ public final class Resolver<Value: Sendable>: Sendable {
     }
 
     /// Settles the response with `value`. Returns `true` only for the call that settled it.
+    @inlinable
     @discardableResult
     public func succeed(_ value: Value) -> Bool {
         response.settle(.success(value))
     }
 
     /// Settles the response with `error`. Returns `true` only for the call that settled it.
+    @inlinable
     @discardableResult
     public func fail(_ error: any Error) -> Bool {
         response.settle(.failure(error))
     }
 
     /// Settles the response with `result`. Returns `true` only for the call that settled it.
+    @inlinable
     @discardableResult
     public func resolve(_ result: Result<Value, any Error>) -> Bool {
         response.settle(result)
@@ -46,6 +50,7 @@ public final class Resolver<Value: Sendable>: Sendable {
 
     /// Settles the response with `result`, whatever its error type. Returns `true` only for the call that
     /// settled it.
+    @inlinable
     @discardableResult
     public func resolve<Failure: Error>(_ result: Result<Value, Failure>) -> Bool {
         response.settle(result.mapError { $0 })
@@ -60,11 +65,13 @@ public final class Resolver<Value: Sendable>: Sendable {
     }
 
     /// Whether the response was cancelled, so the work may stop early. Its outcome is then ignored.
+    @inlinable
     public var isCancelled: Bool {
         response.isCancelled
     }
 
     /// Whether the response has settled, by this resolver or by cancellation.
+    @inlinable
     public var isDone: Bool {
         response.isDone
     }

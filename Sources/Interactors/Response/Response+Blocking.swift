@@ -1,4 +1,4 @@
-import Dispatch
+public import Dispatch
 
 // MARK: Blocking
 //
@@ -9,8 +9,10 @@ import Dispatch
 extension Response {
     /// Waits for the response to settle, then returns its value or throws its error.
     @available(*, noasync, message: "Blocking starves Swift concurrency's threads: use `try await response.value`")
+    @inlinable
     public func get() throws -> Value {
-        try waitForOutcome(deadline: nil)!.get()
+        if let outcome = settledOutcome { return try outcome.get() }
+        return try waitForOutcome(deadline: nil)!.get()
     }
 
     /// Waits at most `timeout` for the response to settle, then returns its value or throws its error; throws
@@ -37,11 +39,12 @@ extension Response {
     }
 
     /// The outcome, waiting until `deadline` at most (forever if `nil`); `nil` if it timed out.
+    @usableFromInline
     func waitForOutcome(deadline: DispatchTime?) -> Result<Value, any Error>? {
         if let outcome = settledOutcome { return outcome }
         // Blocking inside a handler: first finish the settlements this thread owes, which may be what we wait on.
         let drain = DeliveryDrain.current
-        if drain.isActive {
+        if drain.hasQueued {
             drain.runQueued()
             if let outcome = settledOutcome { return outcome }
         }

@@ -41,6 +41,7 @@ extension Response {
     ///
     /// If `body` neither settles the response nor keeps the resolver, the response fails with
     /// ``ResponseError/abandoned`` as soon as `body` returns.
+    @inlinable
     public convenience init(
         callbackQueue: some CallbackQueue = DefaultCallbackQueue.shared,
         _ body: (Resolver<Value>) throws -> Void
@@ -81,17 +82,20 @@ extension Response {
     // would make a response whose value is the closure.
 
     /// A response that has already succeeded with `value`.
+    @inlinable
     @_disfavoredOverload
     public convenience init(value: Value, callbackQueue: some CallbackQueue = DefaultCallbackQueue.shared) {
         self.init(outcome: .success(value), callbackQueue: callbackQueue)
     }
 
     /// A response that has already failed with `error`.
+    @inlinable
     public convenience init(error: any Error, callbackQueue: some CallbackQueue = DefaultCallbackQueue.shared) {
         self.init(outcome: .failure(error), callbackQueue: callbackQueue)
     }
 
     /// A response that has already settled with `result`.
+    @inlinable
     public convenience init(
         result: Result<Value, any Error>,
         callbackQueue: some CallbackQueue = DefaultCallbackQueue.shared
@@ -106,6 +110,7 @@ extension Response {
     /// legacyAPI.start { resolver.succeed($0) }
     /// return response
     /// ```
+    @inlinable
     public static func makePending(
         callbackQueue: some CallbackQueue = DefaultCallbackQueue.shared
     ) -> (response: Response, resolver: Resolver<Value>) {

@@ -6,6 +6,7 @@
 // Plain handlers are observers, not consumers: they never keep work alive, nor does their absence cancel it.
 
 /// The side of a response that its derived responses see: demand to release, and work a blocked caller may run.
+@usableFromInline
 protocol UpstreamLink: AnyObject, Sendable {
     /// One consumer no longer needs this; the last one to say so cancels it, if it is still pending.
     func releaseDemand()
@@ -15,6 +16,7 @@ protocol UpstreamLink: AnyObject, Sendable {
 }
 
 /// Work queued to a queue that a blocked caller may run in its place.
+@usableFromInline
 protocol InlineRunnableWork: AnyObject, Sendable {
     var queue: any CallbackQueue { get }
     @discardableResult func runIfUnclaimed() -> Bool
@@ -24,26 +26,29 @@ extension QueuedWork: InlineRunnableWork {}
 
 extension Response: UpstreamLink {
     /// Registers one more consumer; `false` if the response has settled and needs none.
+    @inlinable
     func retainDemand() -> Bool {
         lock.withLock {
-            guard outcome == nil else { return false }
+            guard !isSettled else { return false }
             consumers += 1
             return true
         }
     }
 
+    @inlinable
     func releaseDemand() {
         let cancelNow = lock.withLock {
-            guard outcome == nil, consumers > 0 else { return false }
+            guard !isSettled, consumers > 0 else { return false }
             consumers -= 1
             return consumers == 0
         }
         if cancelNow { cancel() }
     }
 
+    @usableFromInline
     func collectBlockingHelp(work: inout [any InlineRunnableWork], upstreams: inout [any UpstreamLink]) {
         let (queued, source) = lock.withLock { () -> (QueuedWork<Value>?, (any UpstreamLink)?) in
-            guard outcome == nil else { return (nil, nil) }
+            guard !isSettled else { return (nil, nil) }
             return (extras?.queuedWork, self.upstream)
         }
         if let queued { work.append(queued) }
@@ -51,6 +56,7 @@ extension Response: UpstreamLink {
     }
 
     /// Makes this pending response a consumer of `source`. Call before anyone else can see this response.
+    @inlinable
     func consume(_ source: some UpstreamLink & AnyObject, retained: Bool) {
         guard retained else { return }
         lock.withLock { upstream = source }
@@ -58,10 +64,11 @@ extension Response: UpstreamLink {
 
     /// Replaces what this response waits on (a `flatMap` moving from its first stage to the response its
     /// transform returned); releases `next` at once if this response has already settled.
+    @inlinable
     func switchUpstream<Next: Sendable>(to next: Response<Next>) {
         guard next.retainDemand() else { return }
         let accepted = lock.withLock {
-            guard outcome == nil else { return false }
+            guard !isSettled else { return false }
             upstream = next
             return true
         }
@@ -75,6 +82,7 @@ final class UpstreamGroup: UpstreamLink {
 
     init(_ members: [any UpstreamLink]) { self.members = members }
 
+    @inlinable
     func releaseDemand() {
         for member in members { member.releaseDemand() }
     }

@@ -7,6 +7,7 @@
 extension Response {
     /// Runs `handler` with the value if the response succeeds, on the response's callback queue. Added before or
     /// after settlement, it runs exactly once (or never, if the response fails).
+    @inlinable
     @discardableResult
     public func onCompletion(_ handler: @escaping @Sendable (Value) -> Void) -> Response {
         addHandler(.success(handler), on: callbackQueue)
@@ -14,6 +15,7 @@ extension Response {
     }
 
     /// Runs `handler` with the value if the response succeeds, on `queue`.
+    @inlinable
     @_disfavoredOverload
     @discardableResult
     public func onCompletion(on queue: some CallbackQueue, _ handler: @escaping @Sendable (Value) -> Void) -> Response {
@@ -22,6 +24,7 @@ extension Response {
     }
 
     /// Runs `handler` on the main actor with the value if the response succeeds.
+    @inlinable
     @discardableResult
     public func onCompletion(on queue: MainCallbackQueue, _ handler: @escaping @MainActor (Value) -> Void) -> Response {
         addHandler(.success { value in MainActor.assumeIsolated { handler(value) } }, on: queue)
@@ -30,6 +33,7 @@ extension Response {
 
     /// Runs `handler` with the error if the response fails (cancellation included), on the response's callback
     /// queue. Added before or after settlement, it runs exactly once (or never, if the response succeeds).
+    @inlinable
     @discardableResult
     public func onFailure(_ handler: @escaping @Sendable (any Error) -> Void) -> Response {
         addHandler(.failure(handler), on: callbackQueue)
@@ -37,6 +41,7 @@ extension Response {
     }
 
     /// Runs `handler` with the error if the response fails, on `queue`.
+    @inlinable
     @_disfavoredOverload
     @discardableResult
     public func onFailure(on queue: some CallbackQueue, _ handler: @escaping @Sendable (any Error) -> Void) -> Response
@@ -46,6 +51,7 @@ extension Response {
     }
 
     /// Runs `handler` on the main actor with the error if the response fails.
+    @inlinable
     @discardableResult
     public func onFailure(on queue: MainCallbackQueue, _ handler: @escaping @MainActor (any Error) -> Void) -> Response
     {
@@ -55,6 +61,7 @@ extension Response {
 
     /// Runs `handler` with the outcome, success or failure, on the response's callback queue. Added before or
     /// after settlement, it runs exactly once.
+    @inlinable
     @discardableResult
     public func onResult(_ handler: @escaping @Sendable (Result<Value, any Error>) -> Void) -> Response {
         addHandler(.result(handler), on: callbackQueue)
@@ -62,6 +69,7 @@ extension Response {
     }
 
     /// Runs `handler` with the outcome on `queue`.
+    @inlinable
     @_disfavoredOverload
     @discardableResult
     public func onResult(
@@ -73,6 +81,7 @@ extension Response {
     }
 
     /// Runs `handler` on the main actor with the outcome.
+    @inlinable
     @discardableResult
     public func onResult(
         on queue: MainCallbackQueue,

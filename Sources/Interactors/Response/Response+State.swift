@@ -2,11 +2,13 @@
 
 extension Response {
     /// Whether the response has settled: succeeded, failed or been cancelled.
+    @inlinable
     public var isDone: Bool {
-        lock.withLock { outcome != nil }
+        lock.withLock { isSettled }
     }
 
     /// Whether the response has succeeded.
+    @inlinable
     public var isSuccessful: Bool {
         lock.withLock {
             if case .success = outcome { return true }
@@ -15,6 +17,7 @@ extension Response {
     }
 
     /// Whether the response has failed, cancellation included.
+    @inlinable
     public var isFailed: Bool {
         lock.withLock {
             if case .failure = outcome { return true }
@@ -23,6 +26,7 @@ extension Response {
     }
 
     /// Whether the response was cancelled (it has then failed with `CancellationError`).
+    @inlinable
     public var isCancelled: Bool {
         lock.withLock { wasCancelled }
     }
@@ -34,12 +38,14 @@ extension Response {
     /// Cancels the response: if it is pending, it fails with `CancellationError`, ``isCancelled`` becomes
     /// `true`, the handlers registered with ``Resolver/onCancel(_:)`` run on this thread, and later attempts to
     /// settle it are ignored. Cancelling a settled response changes nothing.
+    @inlinable
     public func cancel() {
         settle(.failure(CancellationError()), cancelling: true)
     }
 
     /// Runs `handler` once if the response is cancelled (now, if it already was); drops it if the response
     /// settles otherwise.
+    @usableFromInline
     func whenCancelled(_ handler: @escaping @Sendable () -> Void) {
         let registered = withExtras { $0.cancellationHandlers.append(handler) } != nil
         if !registered, isCancelled { handler() }

@@ -24,31 +24,67 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
     //
     // One allocation on the fast path: the lock, the outcome and the first handler live inline. Rarer state
     // (cancellation handlers, queued work, progress) lives in `extras`, allocated only when used.
+    //
+    // The storage is `@usableFromInline` and the hot paths `@inlinable`, so they are specialised for the value
+    // type in the caller's module: unspecialised, generic metadata look-ups cost more than the work. The fields
+    // whose size does not depend on `Value` come first, and `isSettled` repeats `stored != .pending` as a plain
+    // flag, so the paths that only need to know whether the response is pending (a resolver's release, demand)
+    // touch no generic metadata. The outcome is stored as our own `Outcome` rather than `Result?`: the class's
+    // unspecialised deinit then looks up one generic type's metadata instead of two.
 
-    let lock = Lock()
+    @usableFromInline let lock = Lock()
     /// How many derived responses and awaiting tasks still need this one; see `Response+Demand.swift`.
-    var consumers: UInt32 = 0
-    var wasCancelled = false
+    @usableFromInline @exclusivity(unchecked) var consumers: UInt32 = 0
+    @usableFromInline @exclusivity(unchecked) var isSettled = false
+    @usableFromInline @exclusivity(unchecked) var wasCancelled = false
     /// Settled, but its handlers have not been taken yet: a drain will finish it (see `DeliveryDrain`). Handlers
     /// added meanwhile join the list, so registration order holds.
-    var finishPending = false
-    var outcome: Result<Value, any Error>?
-    var handlers = HandlerList<Value>()
-    var extras: ResponseExtras<Value>?
-    /// What this response was derived from; its demand is released when this response settles.
-    var upstream: (any UpstreamLink)?
+    @usableFromInline @exclusivity(unchecked) var finishPending = false
     /// Where handlers registered without `on:` run.
-    let callbackQueue: any CallbackQueue
+    @usableFromInline let callbackQueue: any CallbackQueue
+    @usableFromInline @exclusivity(unchecked) var extras: ResponseExtras<Value>?
+    /// What this response was derived from; its demand is released when this response settles.
+    @usableFromInline @exclusivity(unchecked) var upstream: (any UpstreamLink)?
+    @usableFromInline @exclusivity(unchecked) var stored = Outcome<Value>.pending
+    @usableFromInline @exclusivity(unchecked) var handlers = HandlerList<Value>()
 
     /// A pending response.
+    @inlinable
     init(callbackQueue: any CallbackQueue) {
         self.callbackQueue = callbackQueue
     }
 
     /// A settled response.
+    @inlinable
     init(outcome: Result<Value, any Error>, callbackQueue: any CallbackQueue) {
-        self.outcome = outcome
+        self.isSettled = true
+        self.stored = Outcome(outcome)
         self.callbackQueue = callbackQueue
+    }
+}
+
+/// A response's outcome as stored: `Result?` flattened into one enum (see the storage note on `Response`).
+@usableFromInline
+enum Outcome<Value: Sendable> {
+    case pending
+    case succeeded(Value)
+    case failed(any Error)
+
+    @inlinable
+    init(_ result: Result<Value, any Error>) {
+        switch result {
+        case .success(let value): self = .succeeded(value)
+        case .failure(let error): self = .failed(error)
+        }
+    }
+
+    @inlinable
+    var result: Result<Value, any Error>? {
+        switch self {
+        case .pending: nil
+        case .succeeded(let value): .success(value)
+        case .failed(let error): .failure(error)
+        }
     }
 }
 
@@ -59,19 +95,21 @@ extension Response: DeferredSettlement {
     ///
     /// The outcome is recorded at once. Handlers, cancellation handlers and the release of upstream demand are
     /// moved out under the lock and run after it is released, so user code never runs while the lock is held, and
-    /// what they capture is released as soon as they have run. A settlement made from inside another one's
-    /// handlers is finished by the thread's `DeliveryDrain` instead of recursing.
+    /// what they capture is released as soon as they have run. Past a depth of nested settlements, the rest is
+    /// left to the thread's `DeliveryDrain`.
+    @inlinable
     @discardableResult
     func settle(_ outcome: Result<Value, any Error>, cancelling: Bool = false) -> Bool {
         let drain = DeliveryDrain.current
         lock.lock()
-        guard self.outcome == nil else {
+        guard !isSettled else {
             lock.unlock()
             return false
         }
-        self.outcome = outcome
+        isSettled = true
+        stored = Outcome(outcome)
         wasCancelled = cancelling
-        if drain.isActive {
+        if drain.depth >= DeliveryDrain.maximumDepth {
             finishPending = true
             lock.unlock()
             drain.enqueue(self)
@@ -79,11 +117,15 @@ extension Response: DeferredSettlement {
         }
         let finish = takeFinish()
         lock.unlock()
-        drain.drain { finish.run(outcome, cancelled: cancelling) }
+        drain.depth += 1
+        finish.run(outcome, cancelled: cancelling)
+        drain.depth -= 1
+        if drain.depth == 0, drain.hasQueued { drain.runQueued() }
         return true
     }
 
     /// Runs a settlement that a drain queued.
+    @usableFromInline
     func finishSettlement() {
         let (finish, outcome, cancelled) = lock.withLock { () -> (Finish, Result<Value, any Error>, Bool) in
             finishPending = false
@@ -93,7 +135,8 @@ extension Response: DeferredSettlement {
     }
 
     /// Everything a settlement still has to do, moved out of the response. Call with the lock held.
-    private func takeFinish() -> Finish {
+    @inlinable
+    func takeFinish() -> Finish {
         defer {
             extras = nil
             upstream = nil
@@ -102,26 +145,50 @@ extension Response: DeferredSettlement {
     }
 
     /// What is left to do once a response has settled, run without the lock.
-    private struct Finish {
-        let handlers: HandlerList<Value>
-        let extras: ResponseExtras<Value>?
-        let upstream: (any UpstreamLink)?
+    @usableFromInline
+    struct Finish {
+        @usableFromInline let handlers: HandlerList<Value>
+        @usableFromInline let extras: ResponseExtras<Value>?
+        @usableFromInline let upstream: (any UpstreamLink)?
 
+        @inlinable
+        init(handlers: HandlerList<Value>, extras: ResponseExtras<Value>?, upstream: (any UpstreamLink)?) {
+            self.handlers = handlers
+            self.extras = extras
+            self.upstream = upstream
+        }
+
+        @inlinable
         func run(_ outcome: Result<Value, any Error>, cancelled: Bool) {
-            extras?.responseDidSettle(cancelled: cancelled)
+            if let extras { extras.responseDidSettle(cancelled: cancelled) }
             handlers.deliver(outcome)
-            upstream?.releaseDemand()
+            if let upstream { upstream.releaseDemand() }
         }
     }
 
     /// Settles the response with the error `makeError` builds, unless it is settled already; the error is built
     /// only when needed (abandonment checks run on every resolver's release).
+    @inlinable
     func failIfPending(_ makeError: () -> any Error) {
-        if isDone { return }
-        settle(.failure(makeError()))
+        if lock.withLock({ isSettled }) { return }
+        fail(with: makeError())
+    }
+
+    /// Kept out of line so that the generic metadata `settle` needs is looked up only on this rare path, not by
+    /// every caller of `failIfPending` (a resolver's deinit, which runs unspecialised).
+    @usableFromInline @inline(never)
+    func fail(with error: any Error) {
+        settle(.failure(error))
+    }
+
+    /// The outcome, or `nil` while pending. Read with the lock held.
+    @inlinable
+    var outcome: Result<Value, any Error>? {
+        stored.result
     }
 
     /// The outcome if settled, without waiting.
+    @inlinable
     var settledOutcome: Result<Value, any Error>? {
         lock.withLock { outcome }
     }
@@ -131,8 +198,19 @@ extension Response: DeferredSettlement {
 
 extension Response {
     /// Adds a handler, or delivers it now if the response has settled.
+    @inlinable
     func addHandler(_ callback: Callback<Value>, on queue: any CallbackQueue) {
-        let handler = Handler(callback, on: queue)
+        add(Handler(callback, on: queue))
+    }
+
+    /// Adds a handler that runs inline where the response settles: the internal stages' way to chain.
+    @inlinable
+    func addImmediateHandler(_ callback: Callback<Value>) {
+        add(Handler(immediate: callback))
+    }
+
+    @inlinable
+    func add(_ handler: Handler<Value>) {
         lock.lock()
         if let outcome, !finishPending {
             lock.unlock()
@@ -144,9 +222,10 @@ extension Response {
     }
 
     /// Runs `body` with the extras, creating them if needed, while the lock is held; `nil` once settled.
+    @usableFromInline
     func withExtras<T>(_ body: (ResponseExtras<Value>) -> T) -> T? {
         lock.withLock {
-            guard outcome == nil else { return nil }
+            guard !isSettled else { return nil }
             if let extras { return body(extras) }
             let created = ResponseExtras<Value>()
             extras = created

@@ -2,6 +2,7 @@ import Synchronization
 
 /// The rarely used part of a pending response's state, kept out of line so the common response stays one small
 /// allocation. Dropped when the response settles.
+@usableFromInline
 final class ResponseExtras<Value: Sendable>: @unchecked Sendable {
     // @unchecked Sendable: the `var`s are only touched while the owning response's lock is held, except in
     // `responseDidSettle`, which runs after the response has detached the extras, so no other thread sees them.
@@ -18,6 +19,7 @@ final class ResponseExtras<Value: Sendable>: @unchecked Sendable {
     weak var queuedWork: QueuedWork<Value>?
 
     /// Called once, after the response has settled and let go of these extras.
+    @usableFromInline
     func responseDidSettle(cancelled: Bool) {
         let handlers = cancellationHandlers
         cancellationHandlers = []

@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 #if canImport(Darwin)
 import Darwin
@@ -17,21 +17,26 @@ import Musl
 ///
 /// Every critical section in the library is a few loads and stores (never user code, never a wait), so a
 /// short spin finds the lock free; past that the waiter yields its core to whoever holds it.
+///
+/// `@usableFromInline` so the response's hot paths can be `@inlinable`, specialised in the caller's module.
+@usableFromInline
 package struct Lock: ~Copyable, @unchecked Sendable {
     // @unchecked: the only stored property is an Atomic, which is Sendable; ~Copyable types need the spelling.
-    private let word = Atomic<UInt32>(0)
+    @usableFromInline
+    let word = Atomic<UInt32>(0)
 
+    @inlinable
     package init() {}
 
     /// Takes the lock, spinning briefly and then yielding until it is free.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func lock() {
         if word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged { return }
         lockSlowly()
     }
 
-    @inline(never)
-    private func lockSlowly() {
+    @usableFromInline @inline(never)
+    func lockSlowly() {
         var spins = 0
         while true {
             // Read before trying again so a spinning core does not keep stealing the cache line.
@@ -46,13 +51,13 @@ package struct Lock: ~Copyable, @unchecked Sendable {
     }
 
     /// Releases the lock.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func unlock() {
         word.store(0, ordering: .releasing)
     }
 
     /// Runs `body` with the lock held. `body` must not call user code or block.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         lock()
         defer { unlock() }

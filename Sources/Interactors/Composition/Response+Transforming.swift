@@ -20,7 +20,7 @@ extension Response {
         let derived = derive(NewValue.self, callbackQueue: callbackQueue)
         addImmediateHandler(
             .result { outcome in
-                derived.settle(outcome.flatMap { value in Result { try transform(value) } })
+                derived.settle(outcome.flatMap { value in Result { try transform(value) } }, upstreamIsSettled: true)
             }
         )
         return derived
@@ -45,10 +45,10 @@ extension Response {
                     do {
                         derived.follow(try transform(value))
                     } catch {
-                        derived.settle(.failure(error))
+                        derived.settle(.failure(error), upstreamIsSettled: true)
                     }
                 case .failure(let error):
-                    derived.settle(.failure(error))
+                    derived.settle(.failure(error), upstreamIsSettled: true)
                 }
             }
         )
@@ -70,8 +70,8 @@ extension Response {
         addImmediateHandler(
             .result { outcome in
                 switch outcome {
-                case .success: derived.settle(outcome)
-                case .failure(let error): derived.settle(Result { try recovery(error) })
+                case .success: derived.settle(outcome, upstreamIsSettled: true)
+                case .failure(let error): derived.settle(Result { try recovery(error) }, upstreamIsSettled: true)
                 }
             }
         )
@@ -94,12 +94,12 @@ extension Response {
             .result { outcome in
                 switch outcome {
                 case .success:
-                    derived.settle(outcome)
+                    derived.settle(outcome, upstreamIsSettled: true)
                 case .failure(let error):
                     do {
                         derived.follow(try recovery(error))
                     } catch {
-                        derived.settle(.failure(error))
+                        derived.settle(.failure(error), upstreamIsSettled: true)
                     }
                 }
             }
@@ -120,7 +120,7 @@ extension Response {
         let derived = derive(Value.self, callbackQueue: callbackQueue)
         addImmediateHandler(
             .result { outcome in
-                derived.settle(outcome.mapError { transform($0) })
+                derived.settle(outcome.mapError { transform($0) }, upstreamIsSettled: true)
             }
         )
         return derived
@@ -137,7 +137,9 @@ extension Response {
         callbackQueue: (any CallbackQueue)?
     ) -> Response<NewValue> {
         let derived = Response<NewValue>(callbackQueue: callbackQueue ?? self.callbackQueue)
-        derived.consume(self, retained: retainDemand())
+        // Not yet shared, so no lock. If this one has settled, the stage settles `derived` at once and its
+        // release of demand here is a no-op.
+        derived.upstream = retainDemand() ? self : nil
         return derived
     }
 
@@ -145,7 +147,7 @@ extension Response {
     @inlinable
     func follow(_ next: Response<Value>) {
         switchUpstream(to: next)
-        next.addImmediateHandler(.result { [self] outcome in settle(outcome) })
+        next.addImmediateHandler(.result { [self] outcome in settle(outcome, upstreamIsSettled: true) })
     }
 }
 

@@ -88,6 +88,15 @@ struct HandlerList<Value: Sendable>: Sendable {
         guard let first else { return }
         guard !more.isEmpty else { return first.deliver(outcome) }
 
+        // The usual shapes: every handler on one queue (one hop carrying the list), or all immediate.
+        let firstQueue = first.queue
+        if more.allSatisfy({ $0.queue === firstQueue }) {
+            guard let queue = firstQueue else { return invokeAll(with: outcome) }
+            let list = self
+            queue.schedule { list.invokeAll(with: outcome) }
+            return
+        }
+
         var groups: [(queue: any CallbackQueue, callbacks: [Callback<Value>])] = []
         forEach { handler in
             guard let queue = handler.queue else { return }
@@ -105,6 +114,11 @@ struct HandlerList<Value: Sendable>: Sendable {
         forEach { handler in
             if handler.queue == nil { handler.callback.invoke(with: outcome) }
         }
+    }
+
+    @inlinable
+    func invokeAll(with outcome: Result<Value, any Error>) {
+        forEach { $0.callback.invoke(with: outcome) }
     }
 
     @inlinable

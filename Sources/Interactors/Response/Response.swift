@@ -97,9 +97,16 @@ extension Response: DeferredSettlement {
     /// moved out under the lock and run after it is released, so user code never runs while the lock is held, and
     /// what they capture is released as soon as they have run. Past a depth of nested settlements, the rest is
     /// left to the thread's `DeliveryDrain`.
+    ///
+    /// `upstreamIsSettled` says the caller is a stage run by the upstream's settlement, so releasing demand on
+    /// the upstream would be a no-op; skipping it saves a lock round trip per stage.
     @inlinable
     @discardableResult
-    func settle(_ outcome: Result<Value, any Error>, cancelling: Bool = false) -> Bool {
+    func settle(
+        _ outcome: Result<Value, any Error>,
+        cancelling: Bool = false,
+        upstreamIsSettled: Bool = false
+    ) -> Bool {
         let drain = DeliveryDrain.current
         lock.lock()
         guard !isSettled else {
@@ -115,7 +122,7 @@ extension Response: DeferredSettlement {
             drain.enqueue(self)
             return true
         }
-        let finish = takeFinish()
+        let finish = takeFinish(releasingUpstream: !upstreamIsSettled)
         lock.unlock()
         drain.depth += 1
         finish.run(outcome, cancelled: cancelling)
@@ -134,14 +141,15 @@ extension Response: DeferredSettlement {
         finish.run(outcome, cancelled: cancelled)
     }
 
-    /// Everything a settlement still has to do, moved out of the response. Call with the lock held.
+    /// Everything a settlement still has to do, moved out of the response. Call with the lock held; what it
+    /// moved out is released with the `Finish`, after the lock.
     @inlinable
-    func takeFinish() -> Finish {
+    func takeFinish(releasingUpstream: Bool = true) -> Finish {
         defer {
             extras = nil
             upstream = nil
         }
-        return Finish(handlers: handlers.take(), extras: extras, upstream: upstream)
+        return Finish(handlers: handlers.take(), extras: extras, upstream: upstream, releasing: releasingUpstream)
     }
 
     /// What is left to do once a response has settled, run without the lock.
@@ -150,19 +158,26 @@ extension Response: DeferredSettlement {
         @usableFromInline let handlers: HandlerList<Value>
         @usableFromInline let extras: ResponseExtras<Value>?
         @usableFromInline let upstream: (any UpstreamLink)?
+        @usableFromInline let releasing: Bool
 
         @inlinable
-        init(handlers: HandlerList<Value>, extras: ResponseExtras<Value>?, upstream: (any UpstreamLink)?) {
+        init(
+            handlers: HandlerList<Value>,
+            extras: ResponseExtras<Value>?,
+            upstream: (any UpstreamLink)?,
+            releasing: Bool
+        ) {
             self.handlers = handlers
             self.extras = extras
             self.upstream = upstream
+            self.releasing = releasing
         }
 
         @inlinable
         func run(_ outcome: Result<Value, any Error>, cancelled: Bool) {
             if let extras { extras.responseDidSettle(cancelled: cancelled) }
             handlers.deliver(outcome)
-            if let upstream { upstream.releaseDemand() }
+            if releasing, let upstream { upstream.releaseDemand() }
         }
     }
 

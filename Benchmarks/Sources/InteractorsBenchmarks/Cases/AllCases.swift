@@ -3,7 +3,6 @@ extension BenchmarkCase {
     static let all: [BenchmarkCase] = [
         .createObserveSettle,
         .settleThenObserve,
-        .crossThreadFloor,
         .crossThreadGet,
         .manyPendingSettledElsewhere,
         .manyPendingOnOneThread,

@@ -18,6 +18,7 @@ extension BenchmarkCase {
                     response.onCompletion(on: .immediate) { blackHole($0) }
                     resolver.succeed(index)
                     blackHole(response)
+                    blackHole(resolver)
                 }
             },
             .sync(.nio, "`makePromise` on an `EmbeddedEventLoop` (we are on its thread), `whenSuccess`, `succeed`") {

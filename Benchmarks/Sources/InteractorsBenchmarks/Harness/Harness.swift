@@ -1,6 +1,12 @@
 import Dispatch
 import MallocInterposerSwift
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Runs every case, library by library in interleaved rounds, and collects medians and allocation counts.
 struct Harness {
     /// Timed samples per contender; the median is reported.
@@ -73,6 +79,8 @@ struct Harness {
         iterations: Int
     ) -> (statistics: MallocInterposerSwift.Statistics, heapBytesWhilePending: Int?) {
         let run = Run(iterations: iterations, countsAllocations: true)
+        // Let other threads finish freeing what earlier runs left them, so it is not netted against this run.
+        usleep(50_000)
         MallocInterposerSwift.reset()
         MallocInterposerSwift.hook()
         execute(contender.body, run)

@@ -31,7 +31,7 @@ struct Benchmarks {
         print(
             quick
                 ? "Quick mode: 3 samples of few iterations. Figures are indicative only."
-                : "Full run: 31 samples per cell (11 for the 100,000-pending rounds), medians."
+                : "Full run: 31 samples per cell (10 for the 100,000-pending rounds), medians."
         )
         print("")
         print(Report(cases: cases, results: results, countsAllocations: countsAllocations).render())

@@ -1,0 +1,138 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Progress goes to standard error, so standard output holds only the report.
+struct StandardError: TextOutputStream {
+    mutating func write(_ string: String) {
+        #if canImport(Glibc)
+        _ = string.withCString { Glibc.write(2, $0, strlen($0)) }
+        #elseif canImport(Darwin)
+        _ = string.withCString { Darwin.write(2, $0, strlen($0)) }
+        #endif
+    }
+}
+
+func format(nanoseconds: Double) -> String {
+    if nanoseconds >= 1_000_000 { return "\(rounded(nanoseconds / 1_000_000)) ms" }
+    if nanoseconds >= 1_000 { return "\(rounded(nanoseconds / 1_000)) µs" }
+    return "\(Int(nanoseconds.rounded())) ns"
+}
+
+func format(count: Double) -> String {
+    guard count.isFinite else { return "?" }
+    if abs(count - count.rounded()) < 0.05 { return "\(Int(count.rounded()))" }
+    return "\(Double(Int((count * 10).rounded())) / 10)"
+}
+
+func format(bytes: Double) -> String {
+    "\(Int(bytes.rounded())) B"
+}
+
+func format(ratio: Double) -> String {
+    "\(Double(Int((ratio * 100).rounded())) / 100)x"
+}
+
+/// Three significant digits at most, as text.
+private func rounded(_ value: Double) -> String {
+    if value >= 100 { return "\(Int(value.rounded()))" }
+    if value >= 10 { return "\(Double(Int((value * 10).rounded())) / 10)" }
+    return "\(Double(Int((value * 100).rounded())) / 100)"
+}
+
+/// The report: one Markdown table of medians and allocations, ratios and targets, then the legend.
+struct Report {
+    let cases: [BenchmarkCase]
+    let results: Results
+    let countsAllocations: Bool
+
+    func render() -> String {
+        var lines: [String] = []
+        var header = ["Case"] + Library.allCases.map(\.title)
+        header += Library.ratioPeers.map { "Response ÷ \($0.title)" }
+        header += ["Target", "Verdict"]
+        lines.append(row(header))
+        lines.append(row(header.map { _ in "---" }))
+
+        for benchmark in cases {
+            let unit = benchmark.itemsPerRound.map { " (per round of \($0.formatted))" } ?? ""
+            var cells = [benchmark.title + unit]
+            cells += Library.allCases.map { cell(benchmark.id, $0) }
+            cells += Library.ratioPeers.map { ratio(benchmark.id, $0) }
+            cells += verdicts(benchmark.targets.filter { !$0.statement.contains("heap") })
+            lines.append(row(cells))
+
+            if benchmark.itemsPerRound != nil {
+                var heapCells = ["↳ heap held per pending item (net bytes)"]
+                heapCells += Library.allCases.map { library in
+                    results[benchmark.id, library]?.heapBytesPerItem.map { format(bytes: $0) } ?? ""
+                }
+                heapCells += Library.ratioPeers.map { peer in
+                    guard let ours = results[benchmark.id, .response]?.heapBytesPerItem,
+                        let theirs = results[benchmark.id, peer]?.heapBytesPerItem
+                    else { return "" }
+                    return format(ratio: ours / theirs)
+                }
+                heapCells += verdicts(benchmark.targets.filter { $0.statement.contains("heap") })
+                lines.append(row(heapCells))
+            }
+        }
+
+        lines.append("")
+        lines.append("Cells: median time per operation · allocations per operation (malloc calls, counted).")
+        if !countsAllocations {
+            lines.append("Allocation counts are missing: the malloc interposer was not loaded (see README.md).")
+        }
+        lines.append("Ratios: Response's median time ÷ the peer's (below 1 means Response is faster).")
+        lines.append("")
+        lines.append("What each cell measures:")
+        lines.append("")
+        for benchmark in cases {
+            lines.append("- **\(benchmark.title)**")
+            for contender in benchmark.contenders {
+                lines.append("  - \(contender.library.title): \(contender.note)")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private func row(_ cells: [String]) -> String {
+        "| " + cells.joined(separator: " | ") + " |"
+    }
+
+    private func cell(_ caseID: String, _ library: Library) -> String {
+        guard let measured = results[caseID, library] else { return "" }
+        let time = format(nanoseconds: measured.nanoseconds)
+        return countsAllocations ? "\(time) · \(format(count: measured.allocations))" : time
+    }
+
+    private func ratio(_ caseID: String, _ peer: Library) -> String {
+        guard let ours = results[caseID, .response], let theirs = results[caseID, peer] else { return "" }
+        return format(ratio: ours.nanoseconds / theirs.nanoseconds)
+    }
+
+    private func verdicts(_ targets: [Target]) -> [String] {
+        guard !targets.isEmpty else { return ["", ""] }
+        let statements = targets.map(\.statement).joined(separator: "; ")
+        let verdicts = targets.map { target -> String in
+            guard let verdict = target.check(results) else { return "n/a" }
+            return (verdict.met ? "met (" : "**missed** (") + verdict.detail + ")"
+        }
+        return [statements, verdicts.joined(separator: "; ")]
+    }
+}
+
+extension Int {
+    /// With thousands separators: 100,000.
+    var formatted: String {
+        let digits = Array(String(self))
+        var result = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { result.append(",") }
+            result.append(digit)
+        }
+        return result
+    }
+}

@@ -17,46 +17,58 @@ protocol DeferredSettlement: AnyObject {
 /// Settling a response runs its immediate handlers, and an immediate handler (a `map` stage, a user's handler)
 /// may settle another response, whose handlers settle another... Run naively, a 10,000-stage chain is 10,000
 /// nested calls and overflows a worker thread's stack. Short chains (the common case) do run nested, which is the
-/// fastest; past ``maximumDepth`` nested settlements a settlement is queued here instead, and the outermost
+/// fastest; past ``maximumDepth`` nested settlements a settlement is queued instead, and the outermost
 /// settlement on the thread finishes the queue, in order, before it returns. The outcome itself is always
 /// recorded at once, so `isDone` and `get()` see it immediately; only handler delivery waits.
+///
+/// One instance per thread, found through a thread-specific key and used unretained (see ``current``): the hot
+/// path pays one `pthread_getspecific` and no reference counting.
 @usableFromInline
 final class DeliveryDrain {
-    /// How many settlements this thread is finishing, one inside another, right now.
-    @usableFromInline var depth = 0
-    private var queue: [any DeferredSettlement] = []
-    private var next = 0
-
     /// Deep enough for any chain written by hand to run nested; shallow enough for a 512 KiB thread stack.
     @usableFromInline static let maximumDepth = 24
 
-    /// Whether settlements were queued and wait for the outermost settlement to finish them.
-    @usableFromInline var hasQueued: Bool { next < queue.count }
+    /// How many settlements this thread is finishing, one inside another, right now.
+    @usableFromInline @exclusivity(unchecked) var depth = 0
+    /// Whether settlements wait in the queue.
+    @usableFromInline @exclusivity(unchecked) var hasQueued = false
+    @exclusivity(unchecked) private var items: [any DeferredSettlement] = []
+    @exclusivity(unchecked) private var next = 0
 
-    /// Queues `settlement` behind the ones being finished.
+    /// Queues `settlement` behind the ones being finished on this thread.
     @usableFromInline
     func enqueue(_ settlement: any DeferredSettlement) {
-        queue.append(settlement)
+        items.append(settlement)
+        hasQueued = true
     }
 
-    /// Finishes queued settlements until none is left. Also called by a thread about to block inside a handler,
-    /// so it never waits for a delivery that only it could make.
+    /// Finishes queued settlements until none is left. Called by the outermost settlement, and by a thread about
+    /// to block inside a handler, so it never waits for a delivery that only it could make.
     @usableFromInline
     func runQueued() {
-        while next < queue.count {
-            let settlement = queue[next]
+        while next < items.count {
+            let settlement = items[next]
             next += 1
             depth += 1
             settlement.finishSettlement()
             depth -= 1
         }
         if depth == 0 {
-            queue.removeAll(keepingCapacity: queue.capacity <= 64)
+            items.removeAll(keepingCapacity: items.capacity <= 64)
             next = 0
+            hasQueued = false
         }
     }
 
-    // MARK: Per-thread instance
+    /// This thread's drain, unretained: the thread-specific slot keeps it alive for the thread's lifetime, so
+    /// callers hold it `unowned(unsafe)` and pay no reference counting.
+    @usableFromInline
+    static var current: Unmanaged<DeliveryDrain> {
+        if let pointer = pthread_getspecific(key) { return Unmanaged.fromOpaque(pointer) }
+        let drain = Unmanaged.passRetained(DeliveryDrain())
+        pthread_setspecific(key, drain.toOpaque())
+        return drain
+    }
 
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
@@ -70,15 +82,4 @@ final class DeliveryDrain {
         precondition(status == 0, "Interactors: pthread_key_create failed (\(status))")
         return key
     }()
-
-    /// This thread's drain.
-    @usableFromInline
-    static var current: DeliveryDrain {
-        if let pointer = pthread_getspecific(key) {
-            return Unmanaged<DeliveryDrain>.fromOpaque(pointer).takeUnretainedValue()
-        }
-        let drain = DeliveryDrain()
-        pthread_setspecific(key, Unmanaged.passRetained(drain).toOpaque())
-        return drain
-    }
 }

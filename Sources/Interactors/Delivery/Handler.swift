@@ -60,11 +60,15 @@ struct HandlerList<Value: Sendable>: Sendable {
     init() {}
 
     @inlinable
-    var isEmpty: Bool { first == nil }
+    var isEmpty: Bool {
+        if case .none = first { return true }
+        return false
+    }
 
     @inlinable
-    mutating func append(_ handler: Handler<Value>) {
-        if first == nil {
+    mutating func append(_ handler: consuming Handler<Value>) {
+        // A pattern, not `first == nil`: the comparison copies the optional handler through value witnesses.
+        if case .none = first {
             first = handler
         } else {
             more.append(handler)
@@ -74,8 +78,8 @@ struct HandlerList<Value: Sendable>: Sendable {
     /// Moves the handlers out, leaving the list empty.
     @inlinable
     mutating func take() -> HandlerList<Value> {
-        let taken = self
-        self = HandlerList()
+        var taken = HandlerList()
+        swap(&taken, &self)
         return taken
     }
 

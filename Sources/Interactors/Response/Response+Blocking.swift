@@ -1,5 +1,13 @@
 public import Dispatch
 
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 // MARK: Blocking
 //
 // For tests, command-line tools and composition on threads that may block. Each checks for a settled outcome
@@ -43,13 +51,13 @@ extension Response {
     func waitForOutcome(deadline: DispatchTime?) -> Result<Value, any Error>? {
         if let outcome = settledOutcome { return outcome }
         // Blocking inside a handler: first finish the settlements this thread owes, which may be what we wait on.
-        let drain = DeliveryDrain.current
+        let drain = DeliveryDrain.current.takeUnretainedValue()
         if drain.hasQueued {
             drain.runQueued()
             if let outcome = settledOutcome { return outcome }
         }
         runQueuedWorkIfWaitingWouldStall()
-        if let outcome = settledOutcome { return outcome }
+        if spinUntilSettled(deadline: deadline), let outcome = settledOutcome { return outcome }
 
         let wakeUp = DispatchSemaphore(value: 0)
         addHandler(.result { _ in wakeUp.signal() }, on: .immediate)
@@ -59,6 +67,22 @@ extension Response {
             wakeUp.wait()
         }
         return settledOutcome
+    }
+
+    /// Watches the flag for a few microseconds before parking: a thread that settles from another core usually
+    /// does so that fast, and parking and being woken costs tens of microseconds. Only with a second core to
+    /// settle on. Returns whether the response settled.
+    private func spinUntilSettled(deadline: DispatchTime?) -> Bool {
+        guard SpinPolicy.isWorthSpinning else { return isSettled }
+        let start = DispatchTime.now().uptimeNanoseconds
+        var limit = start + SpinPolicy.budgetNanoseconds
+        if let deadline { limit = min(limit, deadline.uptimeNanoseconds) }
+        var polls = 0
+        while !isSettled {
+            polls += 1
+            if polls & 63 == 0, DispatchTime.now().uptimeNanoseconds >= limit { return false }
+        }
+        return true
     }
 
     /// Runs unstarted queued work that this response waits on (its own, or its upstreams', for composed
@@ -93,4 +117,10 @@ extension Duration {
         guard !overflowAgain, let interval = Int(exactly: total) else { return .never }
         return .nanoseconds(max(0, interval))
     }
+}
+
+/// How long a blocking call watches for the outcome before it parks.
+enum SpinPolicy {
+    static let budgetNanoseconds: UInt64 = 20_000
+    static let isWorthSpinning = sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1
 }

@@ -4,7 +4,7 @@ extension Response {
     /// Whether the response has settled: succeeded, failed or been cancelled.
     @inlinable
     public var isDone: Bool {
-        lock.withLock { isSettled }
+        isSettled
     }
 
     /// Whether the response has succeeded.

@@ -1,3 +1,5 @@
+public import Synchronization
+
 /// The outcome of work that has already started: what an interactor method returns, at once.
 ///
 /// ```swift
@@ -27,15 +29,15 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
     //
     // The storage is `@usableFromInline` and the hot paths `@inlinable`, so they are specialised for the value
     // type in the caller's module: unspecialised, generic metadata look-ups cost more than the work. The fields
-    // whose size does not depend on `Value` come first, and `isSettled` repeats `stored != .pending` as a plain
-    // flag, so the paths that only need to know whether the response is pending (a resolver's release, demand)
-    // touch no generic metadata. The outcome is stored as our own `Outcome` rather than `Result?`: the class's
+    // whose size does not depend on `Value` come first, and `settled` repeats `stored != .pending` as an atomic
+    // flag (written under the lock), so the paths that only need to know whether the response is pending
+    // (`isDone`, a resolver's release, demand) take no lock and touch no generic metadata. The outcome is stored as our own `Outcome` rather than `Result?`: the class's
     // unspecialised deinit then looks up one generic type's metadata instead of two.
 
     @usableFromInline let lock = Lock()
     /// How many derived responses and awaiting tasks still need this one; see `Response+Demand.swift`.
     @usableFromInline @exclusivity(unchecked) var consumers: UInt32 = 0
-    @usableFromInline @exclusivity(unchecked) var isSettled = false
+    @usableFromInline let settled: Atomic<Bool>
     @usableFromInline @exclusivity(unchecked) var wasCancelled = false
     /// Settled, but its handlers have not been taken yet: a drain will finish it (see `DeliveryDrain`). Handlers
     /// added meanwhile join the list, so registration order holds.
@@ -51,15 +53,25 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
     /// A pending response.
     @inlinable
     init(callbackQueue: any CallbackQueue) {
+        self.settled = Atomic(false)
         self.callbackQueue = callbackQueue
     }
 
     /// A settled response.
     @inlinable
     init(outcome: Result<Value, any Error>, callbackQueue: any CallbackQueue) {
-        self.isSettled = true
+        self.settled = Atomic(true)
         self.stored = Outcome(outcome)
         self.callbackQueue = callbackQueue
+    }
+}
+
+extension Response {
+    /// Whether the response has settled. Without the lock it is a snapshot (acquiring, so a `true` comes with
+    /// the outcome); with the lock held it is exact.
+    @inlinable
+    var isSettled: Bool {
+        settled.load(ordering: .acquiring)
     }
 }
 
@@ -107,13 +119,13 @@ extension Response: DeferredSettlement {
         cancelling: Bool = false,
         upstreamIsSettled: Bool = false
     ) -> Bool {
-        let drain = DeliveryDrain.current
+        unowned(unsafe) let drain = DeliveryDrain.current.takeUnretainedValue()
         lock.lock()
         guard !isSettled else {
             lock.unlock()
             return false
         }
-        isSettled = true
+        settled.store(true, ordering: .releasing)
         stored = Outcome(outcome)
         wasCancelled = cancelling
         if drain.depth >= DeliveryDrain.maximumDepth {
@@ -145,11 +157,12 @@ extension Response: DeferredSettlement {
     /// moved out is released with the `Finish`, after the lock.
     @inlinable
     func takeFinish(releasingUpstream: Bool = true) -> Finish {
-        defer {
-            extras = nil
-            upstream = nil
-        }
-        return Finish(handlers: handlers.take(), extras: extras, upstream: upstream, releasing: releasingUpstream)
+        Finish(
+            handlers: handlers.take(),
+            extras: extras.take(),
+            upstream: upstream.take(),
+            releasing: releasingUpstream
+        )
     }
 
     /// What is left to do once a response has settled, run without the lock.
@@ -185,7 +198,7 @@ extension Response: DeferredSettlement {
     /// only when needed (abandonment checks run on every resolver's release).
     @inlinable
     func failIfPending(_ makeError: () -> any Error) {
-        if lock.withLock({ isSettled }) { return }
+        if settled.load(ordering: .acquiring) { return }
         fail(with: makeError())
     }
 
@@ -225,7 +238,7 @@ extension Response {
     }
 
     @inlinable
-    func add(_ handler: Handler<Value>) {
+    func add(_ handler: consuming Handler<Value>) {
         lock.lock()
         if let outcome, !finishPending {
             lock.unlock()

@@ -54,4 +54,14 @@ struct Target: Sendable {
             return Verdict(met: bytes <= limit, detail: "\(format(bytes: bytes)) each")
         }
     }
+
+    /// `Response`'s time per operation, divided over `items`, is at most `nanoseconds`.
+    static func timePerItem(_ caseID: String, items: Double, atMost nanoseconds: Double, _ statement: String) -> Target
+    {
+        Target(statement: statement) { results in
+            guard let ours = results[caseID, .response] else { return nil }
+            let perItem = ours.nanoseconds / items
+            return Verdict(met: perItem <= nanoseconds, detail: "\(format(nanoseconds: perItem)) per item")
+        }
+    }
 }

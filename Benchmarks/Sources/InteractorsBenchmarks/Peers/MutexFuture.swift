@@ -69,6 +69,13 @@ final class MutexFuture<Value: Sendable>: Sendable {
         for handler in handlers.more { handler.run(with: value) }
     }
 
+    /// A future with `transform` applied to this one's value: a new future per stage, as a minimal library would.
+    func map<NewValue: Sendable>(_ transform: @escaping @Sendable (Value) -> NewValue) -> MutexFuture<NewValue> {
+        let next = MutexFuture<NewValue>()
+        whenSuccess { next.succeed(transform($0)) }
+        return next
+    }
+
     /// Blocks until the future settles, then returns the value.
     func wait() -> Value {
         if let value = state.withLock({ $0.value }) { return value }

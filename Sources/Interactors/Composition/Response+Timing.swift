@@ -11,8 +11,9 @@ extension Response {
     /// let user = api.user(id).timeout(after: .seconds(2))
     /// ```
     public func timeout(after duration: Duration, callbackQueue: (any CallbackQueue)? = nil) -> Response<Value> {
-        let derived = derive(Value.self, callbackQueue: callbackQueue)
-        addImmediateHandler(.result { outcome in derived.settle(outcome) })
+        let derived = derive(callbackQueue: callbackQueue) { (derived: Response<Value>) in
+            .result { outcome in derived.settle(outcome, upstreamIsSettled: true) }
+        }
         // Weak: a response that settled in time, and that nobody holds any more, need not live until the timer.
         DispatchQueue.global().asyncAfter(deadline: .now() + duration.dispatchInterval) { [weak derived] in
             derived?.settle(.failure(ResponseError.timedOut))
@@ -26,15 +27,13 @@ extension Response {
     /// let banner = showBanner().delay(by: .seconds(3)).flatMap { hideBanner() }
     /// ```
     public func delay(by duration: Duration, callbackQueue: (any CallbackQueue)? = nil) -> Response<Value> {
-        let derived = derive(Value.self, callbackQueue: callbackQueue)
-        addImmediateHandler(
+        derive(callbackQueue: callbackQueue) { (derived: Response<Value>) in
             .result { outcome in
                 DispatchQueue.global().asyncAfter(deadline: .now() + duration.dispatchInterval) {
                     derived.settle(outcome)
                 }
             }
-        )
-        return derived
+        }
     }
 
     /// A response from `attempt`, tried again up to `times` more times while it fails, `delay` apart: each try

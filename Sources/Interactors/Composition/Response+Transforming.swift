@@ -17,13 +17,11 @@ extension Response {
         callbackQueue: (any CallbackQueue)? = nil,
         _ transform: @escaping @Sendable (Value) throws -> NewValue
     ) -> Response<NewValue> {
-        let derived = derive(NewValue.self, callbackQueue: callbackQueue)
-        addImmediateHandler(
+        derive(callbackQueue: callbackQueue) { (derived: Response<NewValue>) in
             .result { outcome in
                 derived.settle(outcome.flatMap { value in Result { try transform(value) } }, upstreamIsSettled: true)
             }
-        )
-        return derived
+        }
     }
 
     /// A response that continues with the response `transform` returns for this one's value; a failure passes
@@ -37,8 +35,7 @@ extension Response {
         callbackQueue: (any CallbackQueue)? = nil,
         _ transform: @escaping @Sendable (Value) throws -> Response<NewValue>
     ) -> Response<NewValue> {
-        let derived = derive(NewValue.self, callbackQueue: callbackQueue)
-        addImmediateHandler(
+        derive(callbackQueue: callbackQueue) { (derived: Response<NewValue>) in
             .result { outcome in
                 switch outcome {
                 case .success(let value):
@@ -51,8 +48,7 @@ extension Response {
                     derived.settle(.failure(error), upstreamIsSettled: true)
                 }
             }
-        )
-        return derived
+        }
     }
 
     /// A response that turns this one's failure into a value with `recovery`; a success passes through, and an
@@ -66,16 +62,14 @@ extension Response {
         callbackQueue: (any CallbackQueue)? = nil,
         _ recovery: @escaping @Sendable (any Error) throws -> Value
     ) -> Response<Value> {
-        let derived = derive(Value.self, callbackQueue: callbackQueue)
-        addImmediateHandler(
+        derive(callbackQueue: callbackQueue) { (derived: Response<Value>) in
             .result { outcome in
                 switch outcome {
                 case .success: derived.settle(outcome, upstreamIsSettled: true)
                 case .failure(let error): derived.settle(Result { try recovery(error) }, upstreamIsSettled: true)
                 }
             }
-        )
-        return derived
+        }
     }
 
     /// A response that continues with the response `recovery` returns for this one's failure; a success passes
@@ -89,8 +83,7 @@ extension Response {
         callbackQueue: (any CallbackQueue)? = nil,
         _ recovery: @escaping @Sendable (any Error) throws -> Response<Value>
     ) -> Response<Value> {
-        let derived = derive(Value.self, callbackQueue: callbackQueue)
-        addImmediateHandler(
+        derive(callbackQueue: callbackQueue) { (derived: Response<Value>) in
             .result { outcome in
                 switch outcome {
                 case .success:
@@ -103,8 +96,7 @@ extension Response {
                     }
                 }
             }
-        )
-        return derived
+        }
     }
 
     /// A response whose failure is `transform` applied to this one's error; a success passes through.
@@ -117,29 +109,30 @@ extension Response {
         callbackQueue: (any CallbackQueue)? = nil,
         _ transform: @escaping @Sendable (any Error) -> any Error
     ) -> Response<Value> {
-        let derived = derive(Value.self, callbackQueue: callbackQueue)
-        addImmediateHandler(
+        derive(callbackQueue: callbackQueue) { (derived: Response<Value>) in
             .result { outcome in
                 derived.settle(outcome.mapError { transform($0) }, upstreamIsSettled: true)
             }
-        )
-        return derived
+        }
     }
 }
 
 // MARK: - Deriving
 
 extension Response {
-    /// A pending response that consumes this one and delivers, by default, on this one's callback queue.
+    /// A pending response that consumes this one, settled by the stage `makeStage` builds for it, and
+    /// delivering by default on this one's callback queue. One lock round trip: the stage is registered and the
+    /// demand counted together.
     @inlinable
     func derive<NewValue: Sendable>(
-        _: NewValue.Type,
-        callbackQueue: (any CallbackQueue)?
+        callbackQueue: (any CallbackQueue)?,
+        stage makeStage: (Response<NewValue>) -> Callback<Value>
     ) -> Response<NewValue> {
         let derived = Response<NewValue>(callbackQueue: callbackQueue ?? self.callbackQueue)
-        // Not yet shared, so no lock. If this one has settled, the stage settles `derived` at once and its
-        // release of demand here is a no-op.
-        derived.upstream = retainDemand() ? self : nil
+        // Not yet shared, so no lock. If this one has settled, the stage runs at once and settles `derived` with
+        // `upstreamIsSettled`, which drops the link without releasing anything.
+        derived.upstream = self
+        addConsumingHandler(Handler(immediate: makeStage(derived)))
         return derived
     }
 

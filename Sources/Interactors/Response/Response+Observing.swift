@@ -19,7 +19,7 @@ extension Response {
     @_disfavoredOverload
     @discardableResult
     public func onCompletion(on queue: some CallbackQueue, _ handler: @escaping @Sendable (Value) -> Void) -> Response {
-        addHandler(.success(handler), on: queue)
+        addHandler(.success(handler), onKnown: queue)
         return self
     }
 
@@ -46,7 +46,7 @@ extension Response {
     @discardableResult
     public func onFailure(on queue: some CallbackQueue, _ handler: @escaping @Sendable (any Error) -> Void) -> Response
     {
-        addHandler(.failure(handler), on: queue)
+        addHandler(.failure(handler), onKnown: queue)
         return self
     }
 
@@ -76,7 +76,7 @@ extension Response {
         on queue: some CallbackQueue,
         _ handler: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) -> Response {
-        addHandler(.result(handler), on: queue)
+        addHandler(.result(handler), onKnown: queue)
         return self
     }
 

@@ -231,10 +231,35 @@ extension Response {
         add(Handler(callback, on: queue))
     }
 
+    /// Adds a handler for a queue whose type the caller knows: specialised for `.immediate`, the check for the
+    /// immediate queue folds away.
+    @inlinable
+    func addHandler<Queue: CallbackQueue>(_ callback: Callback<Value>, onKnown queue: Queue) {
+        if Queue.self == ImmediateCallbackQueue.self {
+            add(Handler(immediate: callback))
+        } else {
+            add(Handler(callback, on: queue))
+        }
+    }
+
     /// Adds a handler that runs inline where the response settles: the internal stages' way to chain.
     @inlinable
     func addImmediateHandler(_ callback: Callback<Value>) {
         add(Handler(immediate: callback))
+    }
+
+    /// Adds a handler on behalf of a derived response, counting it as a consumer while this one is pending.
+    @inlinable
+    func addConsumingHandler(_ handler: consuming Handler<Value>) {
+        lock.lock()
+        if let outcome, !finishPending {
+            lock.unlock()
+            handler.deliver(outcome)
+        } else {
+            consumers += 1
+            handlers.append(handler)
+            lock.unlock()
+        }
     }
 
     @inlinable

@@ -17,12 +17,8 @@ extension Response {
         _ responses: [Response<Element>],
         callbackQueue: (any CallbackQueue)? = nil
     ) -> Response<[Element]> where Value == [Element] {
-        let combined = Response<[Element]>(callbackQueue: callbackQueue ?? DefaultCallbackQueue.shared)
-        guard !responses.isEmpty else {
-            combined.settle(.success([]))
-            return combined
-        }
-        combined.consumeAll(responses)
+        let combined = combination(of: responses, callbackQueue: callbackQueue, ifEmpty: .success([]))
+        guard !responses.isEmpty else { return combined }
         let collected = LockedBox(
             (values: [Element?](repeating: nil, count: responses.count), missing: responses.count)
         )
@@ -91,12 +87,12 @@ extension Response {
         _ responses: [Response<Value>],
         callbackQueue: (any CallbackQueue)? = nil
     ) -> Response<Value> {
-        let combined = Response(callbackQueue: callbackQueue ?? DefaultCallbackQueue.shared)
-        guard !responses.isEmpty else {
-            combined.settle(.failure(ResponseError(code: .allFailed)))
-            return combined
-        }
-        combined.consumeAll(responses)
+        let combined = combination(
+            of: responses,
+            callbackQueue: callbackQueue,
+            ifEmpty: .failure(ResponseError(code: .allFailed))
+        )
+        guard !responses.isEmpty else { return combined }
         let failures = LockedBox(
             (errors: [(any Error)?](repeating: nil, count: responses.count), missing: responses.count)
         )
@@ -137,21 +133,32 @@ extension Response {
         _ responses: [Response<Value>],
         callbackQueue: (any CallbackQueue)? = nil
     ) -> Response<Value> {
-        let combined = Response(callbackQueue: callbackQueue ?? DefaultCallbackQueue.shared)
-        guard !responses.isEmpty else {
-            combined.settle(.failure(ResponseError(code: .allFailed)))
-            return combined
-        }
-        combined.consumeAll(responses)
+        let combined = combination(
+            of: responses,
+            callbackQueue: callbackQueue,
+            ifEmpty: .failure(ResponseError(code: .allFailed))
+        )
+        guard !responses.isEmpty else { return combined }
         for response in responses {
             response.addImmediateHandler(.result { outcome in combined.settle(outcome) })
         }
         return combined
     }
 
-    /// Makes this pending response a consumer of each of `inputs` that is still pending.
-    private func consumeAll<Input: Sendable>(_ inputs: [Response<Input>]) {
+    /// The combined response: a consumer of each of `inputs` that is still pending, or, with no inputs, already
+    /// settled with `emptyOutcome`. Delivers on `callbackQueue`, or the process default.
+    private static func combination<Input: Sendable>(
+        of inputs: [Response<Input>],
+        callbackQueue: (any CallbackQueue)?,
+        ifEmpty emptyOutcome: Result<Value, any Error>
+    ) -> Response<Value> {
+        let combined = Response(callbackQueue: callbackQueue ?? DefaultCallbackQueue.shared)
+        guard !inputs.isEmpty else {
+            combined.settle(emptyOutcome)
+            return combined
+        }
         let retained: [any UpstreamLink] = inputs.filter { $0.retainDemand() }
-        if !retained.isEmpty { consume(UpstreamGroup(retained), retained: true) }
+        if !retained.isEmpty { combined.consume(UpstreamGroup(retained), retained: true) }
+        return combined
     }
 }

@@ -251,24 +251,18 @@ extension Response {
     /// Adds a handler on behalf of a derived response, counting it as a consumer while this one is pending.
     @inlinable
     func addConsumingHandler(_ handler: consuming Handler<Value>) {
-        lock.lock()
-        if let outcome, !finishPending {
-            lock.unlock()
-            handler.deliver(outcome)
-        } else {
-            consumers += 1
-            handlers.append(handler)
-            lock.unlock()
-        }
+        add(handler, countingConsumer: true)
     }
 
+    /// Adds `handler`, or delivers it now if the response has settled and its settlement is finished.
     @inlinable
-    func add(_ handler: consuming Handler<Value>) {
+    func add(_ handler: consuming Handler<Value>, countingConsumer: Bool = false) {
         lock.lock()
         if let outcome, !finishPending {
             lock.unlock()
             handler.deliver(outcome)
         } else {
+            if countingConsumer { consumers += 1 }
             handlers.append(handler)
             lock.unlock()
         }

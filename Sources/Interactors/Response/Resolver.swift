@@ -9,9 +9,9 @@
 /// }
 /// ```
 ///
-/// The first call to ``succeed(_:)``, ``fail(_:)`` or ``resolve(_:)-(Result<Value,Error>)`` settles the response and returns `true`;
-/// later calls change nothing and return `false`, so code racing to settle can tell who won. Use it from any
-/// thread.
+/// The first call to ``succeed(_:)``, ``fail(_:)`` or ``resolve(_:)-(Result<Value,Error>)`` settles the
+/// response and returns `true`; later calls change nothing and return `false`, so code racing to settle can tell
+/// who won. Use it from any thread.
 ///
 /// If every reference to a resolver is released before it settles its response, the response fails with
 /// ``ResponseError/abandoned``: a forgotten callback shows up as an error, not as a caller blocked forever.

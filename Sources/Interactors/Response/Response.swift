@@ -29,10 +29,12 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
     //
     // The storage is `@usableFromInline` and the hot paths `@inlinable`, so they are specialised for the value
     // type in the caller's module: unspecialised, generic metadata look-ups cost more than the work. The fields
-    // whose size does not depend on `Value` come first, and `settled` repeats `stored != .pending` as an atomic
-    // flag (written under the lock), so the paths that only need to know whether the response is pending
-    // (`isDone`, a resolver's release, demand) take no lock and touch no generic metadata. The outcome is stored as our own `Outcome` rather than `Result?`: the class's
-    // unspecialised deinit then looks up one generic type's metadata instead of two.
+    // whose size does not depend on `Value` come first. `settled` repeats `stored != .pending` as an atomic flag
+    // (written under the lock), so the paths that only need to know whether the response is pending (`isDone`,
+    // a resolver's release) take no lock and touch no generic metadata. The outcome is stored as our own
+    // `Outcome` rather than `Result?`: the class's unspecialised deinit then looks up one generic type's
+    // metadata instead of two. `@exclusivity(unchecked)`: the lock already makes every access exclusive, and the
+    // dynamic checks cost as much as the lock.
 
     @usableFromInline let lock = Lock()
     /// How many derived responses and awaiting tasks still need this one; see `Response+Demand.swift`.

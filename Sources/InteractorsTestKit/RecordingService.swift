@@ -71,7 +71,11 @@ public final class RecordingService: Service {
     /// Runs `action` inside the hook for every event this service hears, after recording it; for testing
     /// what a hook may do, such as sending another event.
     public func onReceive(_ action: @escaping @Sendable (LifecycleEvent) -> Void) {
-        state.withLock { $0.action = action }
+        let previous = state.withLock { state in
+            defer { state.action = action }
+            return state.action
+        }
+        withExtendedLifetime(previous) {}  // released after the lock: a closure's captures are user code
     }
 
     /// Records `event`, runs the ``onReceive(_:)`` action, and throws when told to by ``fail(on:)``.

@@ -27,7 +27,12 @@ public final class DefaultCallbackQueue: CallbackQueue {
     public static func set(_ queue: some CallbackQueue) {
         // Forwarding to ourselves would loop forever; the request means "back to the built-in default".
         let target: any CallbackQueue = queue === shared ? MainCallbackQueue.shared : queue
-        chosen.withLock { $0 = target }
+        // Swapped under the lock, the old queue released after it: a queue's deinit may be user code.
+        let previous = chosen.withLock { chosen in
+            defer { chosen = target }
+            return chosen
+        }
+        withExtendedLifetime(previous) {}
     }
 
     /// Hands `job` to the current default queue.

@@ -130,7 +130,12 @@ extension ServiceRegistry {
         switch work {
         case .send(let event): deliver(event, into: &ticket.failures)
         case .register(let service): catchUp(service, into: &ticket.failures)
-        case .unregister(let id): storage.withLock { $0.services.removeAll { ObjectIdentifier($0) == id } }
+        case .unregister(let id):
+            // Removed under the lock, released after it: the service's deinit is user code.
+            let removed = storage.withLock { storage -> (any Service)? in
+                storage.services.firstIndex { ObjectIdentifier($0) == id }.map { storage.services.remove(at: $0) }
+            }
+            withExtendedLifetime(removed) {}
         case .open(let request): offer(request, to: ticket)
         }
     }

@@ -38,6 +38,16 @@ import Testing
         #expect(DefaultCallbackQueue.current === ImmediateCallbackQueue.shared)
     }
 
+    @Test func replacingTheDefaultReleasesTheOldQueueOutsideTheLock() {
+        // The old queue's deinit reads the setting: had it run under the setting's lock, this would never return.
+        let observed = Recorder<Bool>()
+        DefaultCallbackQueue.set(
+            DeinitReportingQueue { observed.record(DefaultCallbackQueue.current === MainCallbackQueue.shared) }
+        )
+        DefaultCallbackQueue.set(.main)
+        #expect(observed.elements == [true])
+    }
+
     @Test func mainQueueHandlersRunWhileTheMainQueueIsServiced() async {
         let response = Response(value: 1)
         let ranOnMain = await withCheckedContinuation { continuation in
@@ -45,4 +55,15 @@ import Testing
         }
         #expect(ranOnMain)
     }
+}
+
+/// A queue that runs `onDeinit` when it is released.
+private final class DeinitReportingQueue: CallbackQueue {
+    private let onDeinit: @Sendable () -> Void
+
+    init(onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+
+    deinit { onDeinit() }
+
+    func schedule(_ job: @escaping @Sendable () -> Void) { job() }
 }

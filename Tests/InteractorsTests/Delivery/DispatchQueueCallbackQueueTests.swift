@@ -16,6 +16,12 @@ import Testing
         #expect(child.sync { queue.isCurrent })
     }
 
+    @MainActor
+    @Test func blockingOnTheMainQueueThatOwesTheWorkRunsItInline() throws {
+        #expect(MainCallbackQueue.shared.isCurrent)
+        #expect(try Response(on: .main) { 5 }.get() == 5)
+    }
+
     @Test func immediateIsAlwaysCurrent() {
         #expect(ImmediateCallbackQueue.shared.isCurrent)
     }

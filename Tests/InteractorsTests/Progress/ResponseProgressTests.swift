@@ -59,3 +59,28 @@ import Testing
         #expect(weakTracked == nil)
     }
 }
+
+@Suite struct ResponseProgressQueueTests {
+    @Test func progressGoesToTheResponsesOwnQueueByDefault() {
+        let queue = ManualCallbackQueue()
+        let (response, resolver) = Response<Int>.makePending(callbackQueue: queue)
+        let fractions = Recorder<Double>()
+        response.onProgress { fractions.record($0) }
+        resolver.reportProgress(0.3)
+        #expect(fractions.elements.isEmpty)
+        queue.runAll()
+        #expect(fractions.elements == [0.3])
+    }
+
+    @Test func progressHandlersRunOnTheMainActor() async {
+        let (response, resolver) = Response<Int>.makePending()
+        let fraction = await withCheckedContinuation { continuation in
+            response.onProgress(on: .main) { fraction in
+                MainActor.assertIsolated()
+                continuation.resume(returning: fraction)
+            }
+            resolver.reportProgress(0.5)
+        }
+        #expect(fraction == 0.5)
+    }
+}

@@ -123,3 +123,47 @@ import Testing
         }
     }
 }
+
+@Suite struct ResponseObservingOverloadTests {
+    @Test func everyKindOfHandlerRunsOnTheResponsesOwnQueue() {
+        let queue = ManualCallbackQueue()
+        let kinds = Recorder<String>()
+        Response(value: 1, callbackQueue: queue)
+            .onCompletion { _ in kinds.record("completion") }
+            .onResult { _ in kinds.record("result") }
+        Response<Int>(error: TestError(), callbackQueue: queue).onFailure { _ in kinds.record("failure") }
+        #expect(kinds.elements.isEmpty)
+        queue.runAll()
+        #expect(kinds.elements == ["completion", "result", "failure"])
+    }
+
+    @Test func failureAndResultHandlersRunOnTheMainActor() async {
+        let failed = Response<Int>(error: TestError(id: 4))
+        let id = await withCheckedContinuation { continuation in
+            failed.onFailure(on: .main) { error in
+                MainActor.assertIsolated()
+                continuation.resume(returning: (error as? TestError)?.id)
+            }
+        }
+        let value = await withCheckedContinuation { continuation in
+            Response(value: 6).onResult(on: .main) { outcome in
+                MainActor.assertIsolated()
+                continuation.resume(returning: try? outcome.get())
+            }
+        }
+        #expect(id == 4)
+        #expect(value == 6)
+    }
+
+    @Test func descriptionNamesTheStateWithoutWaiting() {
+        let (pending, resolver) = Response<Int>.makePending()
+        #expect(pending.description == "Response<Int>(pending)")
+        resolver.succeed(3)
+        #expect(pending.description == "Response<Int>(succeeded: 3)")
+        let (cancelled, other) = Response<Int>.makePending()
+        cancelled.cancel()
+        #expect(cancelled.description == "Response<Int>(cancelled)")
+        #expect(Response<Int>(error: TestError(id: 1)).description.hasPrefix("Response<Int>(failed: "))
+        withExtendedLifetime(other) {}
+    }
+}

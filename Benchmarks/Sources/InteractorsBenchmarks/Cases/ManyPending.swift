@@ -18,18 +18,7 @@ extension BenchmarkCase {
         contenders: [
             .sync(.response, "`makePending` + `onCompletion(on: .immediate)` here; `succeed` all on the settler") {
                 run in
-                var responses: [Response<Int>] = []
-                var resolvers: [Resolver<Int>] = []
-                responses.reserveCapacity(items)
-                resolvers.reserveCapacity(items)
-                run.markStart()
-                for _ in 0..<items {
-                    let (response, resolver) = Response<Int>.makePending(callbackQueue: .immediate)
-                    response.onCompletion(on: .immediate) { blackHole($0) }
-                    responses.append(response)
-                    resolvers.append(resolver)
-                }
-                run.markPending()
+                var (responses, resolvers) = pendingResponses(run)
                 let settling = resolvers
                 resolvers = []
                 Shared.settler.sync {
@@ -96,15 +85,7 @@ extension BenchmarkCase {
                 }
             },
             .sync(.mutexFuture, "`MutexFuture()` + `whenSuccess` here; `succeed` all on the settler") { run in
-                var futures: [MutexFuture<Int>] = []
-                futures.reserveCapacity(items)
-                run.markStart()
-                for _ in 0..<items {
-                    let future = MutexFuture<Int>()
-                    future.whenSuccess { blackHole($0) }
-                    futures.append(future)
-                }
-                run.markPending()
+                let futures = pendingMutexFutures(run)
                 let settling = futures
                 Shared.settler.sync {
                     for (index, future) in settling.enumerated() { future.succeed(index) }
@@ -133,17 +114,9 @@ extension BenchmarkCase {
         contenders: [
             .sync(.response, "`makePending` + `onCompletion(on: .immediate)`, then `succeed` all, on this thread") {
                 run in
-                var resolvers: [Resolver<Int>] = []
-                resolvers.reserveCapacity(items)
-                run.markStart()
-                for _ in 0..<items {
-                    let (response, resolver) = Response<Int>.makePending(callbackQueue: .immediate)
-                    response.onCompletion(on: .immediate) { blackHole($0) }
-                    resolvers.append(resolver)
-                }
-                run.markPending()
+                let (responses, resolvers) = pendingResponses(run)
                 for (index, resolver) in resolvers.enumerated() { resolver.succeed(index) }
-                blackHole(resolvers)
+                blackHole(responses)
             },
             .sync(.nio, "everything inside one `loop.submit` on a `MultiThreadedEventLoopGroup` loop") { run in
                 let loop = Shared.loop
@@ -162,15 +135,7 @@ extension BenchmarkCase {
                 }.wait()
             },
             .sync(.mutexFuture, "`MutexFuture()` + `whenSuccess`, then `succeed` all, on this thread") { run in
-                var futures: [MutexFuture<Int>] = []
-                futures.reserveCapacity(items)
-                run.markStart()
-                for _ in 0..<items {
-                    let future = MutexFuture<Int>()
-                    future.whenSuccess { blackHole($0) }
-                    futures.append(future)
-                }
-                run.markPending()
+                let futures = pendingMutexFutures(run)
                 for (index, future) in futures.enumerated() { future.succeed(index) }
                 blackHole(futures)
             },
@@ -204,4 +169,35 @@ private final class ContinuationStore: Sendable {
             return continuations
         }
     }
+}
+
+/// `items` pending responses with one immediate handler each, the heap phases marked around their creation.
+private func pendingResponses(_ run: Run) -> (responses: [Response<Int>], resolvers: [Resolver<Int>]) {
+    var responses: [Response<Int>] = []
+    var resolvers: [Resolver<Int>] = []
+    responses.reserveCapacity(items)
+    resolvers.reserveCapacity(items)
+    run.markStart()
+    for _ in 0..<items {
+        let (response, resolver) = Response<Int>.makePending(callbackQueue: .immediate)
+        response.onCompletion(on: .immediate) { blackHole($0) }
+        responses.append(response)
+        resolvers.append(resolver)
+    }
+    run.markPending()
+    return (responses, resolvers)
+}
+
+/// `items` pending mutex futures with one handler each, the heap phases marked around their creation.
+private func pendingMutexFutures(_ run: Run) -> [MutexFuture<Int>] {
+    var futures: [MutexFuture<Int>] = []
+    futures.reserveCapacity(items)
+    run.markStart()
+    for _ in 0..<items {
+        let future = MutexFuture<Int>()
+        future.whenSuccess { blackHole($0) }
+        futures.append(future)
+    }
+    run.markPending()
+    return futures
 }

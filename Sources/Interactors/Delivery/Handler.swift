@@ -54,7 +54,8 @@ struct Handler<Value: Sendable>: Sendable {
 @usableFromInline
 struct HandlerList<Value: Sendable>: Sendable {
     @usableFromInline var first: Handler<Value>?
-    @usableFromInline var more: [Handler<Value>] = []
+    /// `nil` rather than empty: most lists never need it, and a `nil` costs no reference counting.
+    @usableFromInline var more: [Handler<Value>]?
 
     @inlinable
     init() {}
@@ -71,7 +72,11 @@ struct HandlerList<Value: Sendable>: Sendable {
         if case .none = first {
             first = handler
         } else {
-            more.append(handler)
+            if case .none = more {
+                more = [handler]
+            } else {
+                more!.append(handler)
+            }
         }
     }
 
@@ -90,7 +95,7 @@ struct HandlerList<Value: Sendable>: Sendable {
     @inlinable
     func deliver(_ outcome: Result<Value, any Error>) {
         guard let first else { return }
-        guard !more.isEmpty else { return first.deliver(outcome) }
+        guard let more, !more.isEmpty else { return first.deliver(outcome) }
 
         // The usual shapes: every handler on one queue (one hop carrying the list), or all immediate.
         let firstQueue = first.queue
@@ -128,6 +133,6 @@ struct HandlerList<Value: Sendable>: Sendable {
     @inlinable
     func forEach(_ body: (Handler<Value>) -> Void) {
         if let first { body(first) }
-        for handler in more { body(handler) }
+        for handler in more ?? [] { body(handler) }
     }
 }

@@ -60,9 +60,13 @@ extension Response {
         if spinUntilSettled(deadline: deadline), let outcome = settledOutcome { return outcome }
 
         let wakeUp = DispatchSemaphore(value: 0)
-        addHandler(.result { _ in wakeUp.signal() }, on: .immediate)
+        guard withExtras({ $0.waiters.append(wakeUp) }) != nil else { return settledOutcome }
         if let deadline {
-            guard wakeUp.wait(timeout: deadline) == .success else { return nil }
+            guard wakeUp.wait(timeout: deadline) == .success else {
+                // Timed out: take the semaphore back; if the response settled meanwhile, it still counts.
+                let stillPending = withExtras { $0.waiters.removeAll { $0 === wakeUp } } != nil
+                return stillPending ? nil : settledOutcome
+            }
         } else {
             wakeUp.wait()
         }

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// The rarely used part of a pending response's state, kept out of line so the common response stays one small
@@ -9,6 +10,10 @@ final class ResponseExtras<Value: Sendable>: @unchecked Sendable {
 
     /// Run once if the response is cancelled; released unrun if it settles otherwise.
     var cancellationHandlers: [@Sendable () -> Void] = []
+
+    /// Threads blocked in `get()` and friends. Not handlers: a wait that times out takes its semaphore back out,
+    /// so repeated timed-out waits leave nothing behind.
+    var waiters: [DispatchSemaphore] = []
 
     /// Progress handlers, and the latest fraction reported (-1 before any).
     var progressHandlers: [Handler<Double>] = []
@@ -26,6 +31,7 @@ final class ResponseExtras<Value: Sendable>: @unchecked Sendable {
         if cancelled {
             for handler in handlers { handler() }
         }
+        for waiter in waiters { waiter.signal() }
     }
 }
 

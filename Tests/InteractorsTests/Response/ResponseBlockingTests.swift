@@ -27,6 +27,15 @@ import Testing
         resolver.succeed(1)
     }
 
+    @Test func repeatedTimedOutWaitsStillSeeTheLaterOutcome() throws {
+        let (response, resolver) = Response<Int>.makePending()
+        for _ in 0..<5 {
+            #expect(throws: ResponseError.timedOut) { try response.get(timeout: .milliseconds(1)) }
+        }
+        resolver.succeed(2)
+        #expect(try response.get(timeout: .seconds(10)) == 2)
+    }
+
     @Test func getWithTimeoutReturnsAValueThatArrivesInTime() throws {
         let (response, resolver) = Response<Int>.makePending()
         DispatchQueue.global().async { resolver.succeed(6) }

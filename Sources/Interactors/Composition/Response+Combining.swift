@@ -158,7 +158,8 @@ extension Response {
             return combined
         }
         let retained: [any UpstreamLink] = inputs.filter { $0.retainDemand() }
-        if !retained.isEmpty { combined.consume(UpstreamGroup(retained), retained: true) }
+        // Not yet shared, so no lock (as in `derive`).
+        if !retained.isEmpty { combined.upstream = UpstreamGroup(retained) }
         return combined
     }
 }

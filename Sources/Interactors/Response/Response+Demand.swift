@@ -55,13 +55,6 @@ extension Response: UpstreamLink {
         if let source { upstreams.append(source) }
     }
 
-    /// Makes this pending response a consumer of `source`. Call before anyone else can see this response.
-    @inlinable
-    func consume(_ source: some UpstreamLink & AnyObject, retained: Bool) {
-        guard retained else { return }
-        lock.withLock { upstream = source }
-    }
-
     /// Replaces what this response waits on (a `flatMap` moving from its first stage to the response its
     /// transform returned); releases `next` at once if this response has already settled.
     @inlinable

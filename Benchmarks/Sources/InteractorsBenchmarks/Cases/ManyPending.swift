@@ -29,20 +29,12 @@ extension BenchmarkCase {
             .sync(.nio, "promises of a loop, `whenSuccess` added off-loop (each hops to the loop); settled on it") {
                 run in
                 let loop = Shared.loop
-                var promises: [EventLoopPromise<Int>] = []
-                promises.reserveCapacity(items)
-                run.markStart()
-                for _ in 0..<items {
-                    let promise = loop.makePromise(of: Int.self)
-                    promise.futureResult.whenSuccess { blackHole($0) }
-                    promises.append(promise)
-                }
+                let promises = pendingPromises(on: loop, run)
                 // The handlers are registered once the loop has run the hops queued above.
                 try! loop.submit {}.wait()
                 run.markPending()
-                let settling = promises
                 try! loop.submit {
-                    for (index, promise) in settling.enumerated() { promise.succeed(index) }
+                    for (index, promise) in promises.enumerated() { promise.succeed(index) }
                 }.wait()
                 blackHole(promises)
             },
@@ -121,14 +113,7 @@ extension BenchmarkCase {
             .sync(.nio, "everything inside one `loop.submit` on a `MultiThreadedEventLoopGroup` loop") { run in
                 let loop = Shared.loop
                 try! loop.submit {
-                    var promises: [EventLoopPromise<Int>] = []
-                    promises.reserveCapacity(items)
-                    run.markStart()
-                    for _ in 0..<items {
-                        let promise = loop.makePromise(of: Int.self)
-                        promise.futureResult.whenSuccess { blackHole($0) }
-                        promises.append(promise)
-                    }
+                    let promises = pendingPromises(on: loop, run)
                     run.markPending()
                     for (index, promise) in promises.enumerated() { promise.succeed(index) }
                     blackHole(promises)
@@ -200,4 +185,18 @@ private func pendingMutexFutures(_ run: Run) -> [MutexFuture<Int>] {
     }
     run.markPending()
     return futures
+}
+
+/// `items` promises of `loop` with one handler each, from `markStart` on; the caller marks the pending phase
+/// (off the loop, the handlers are registered only once the loop has run the hops).
+private func pendingPromises(on loop: any EventLoop, _ run: Run) -> [EventLoopPromise<Int>] {
+    var promises: [EventLoopPromise<Int>] = []
+    promises.reserveCapacity(items)
+    run.markStart()
+    for _ in 0..<items {
+        let promise = loop.makePromise(of: Int.self)
+        promise.futureResult.whenSuccess { blackHole($0) }
+        promises.append(promise)
+    }
+    return promises
 }

@@ -61,14 +61,8 @@ struct HandlerList<Value: Sendable>: Sendable {
     init() {}
 
     @inlinable
-    var isEmpty: Bool {
-        if case .none = first { return true }
-        return false
-    }
-
-    @inlinable
     mutating func append(_ handler: consuming Handler<Value>) {
-        // A pattern, not `first == nil`: the comparison copies the optional handler through value witnesses.
+        // `consuming`: the handler moves into its slot instead of being copied (a retain per closure it holds).
         if case .none = first {
             first = handler
         } else {
@@ -95,7 +89,7 @@ struct HandlerList<Value: Sendable>: Sendable {
     @inlinable
     func deliver(_ outcome: Result<Value, any Error>) {
         guard let first else { return }
-        guard let more, !more.isEmpty else { return first.deliver(outcome) }
+        guard let more else { return first.deliver(outcome) }  // never empty once made
 
         // The usual shapes: every handler on one queue (one hop carrying the list), or all immediate.
         let firstQueue = first.queue

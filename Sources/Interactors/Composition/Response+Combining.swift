@@ -23,7 +23,8 @@ extension Response {
             (values: [Element?](repeating: nil, count: responses.count), missing: responses.count)
         )
         for (index, response) in responses.enumerated() {
-            response.addImmediateHandler(
+            response.addConsumerStage(
+                of: combined,
                 .result { outcome in
                     switch outcome {
                     case .failure(let error):
@@ -97,7 +98,8 @@ extension Response {
             (errors: [(any Error)?](repeating: nil, count: responses.count), missing: responses.count)
         )
         for (index, response) in responses.enumerated() {
-            response.addImmediateHandler(
+            response.addConsumerStage(
+                of: combined,
                 .result { outcome in
                     switch outcome {
                     case .success:
@@ -140,9 +142,15 @@ extension Response {
         )
         guard !responses.isEmpty else { return combined }
         for response in responses {
-            response.addImmediateHandler(.result { outcome in combined.settle(outcome) })
+            response.addConsumerStage(of: combined, .result { outcome in combined.settle(outcome) })
         }
         return combined
+    }
+
+    /// Adds a combinator's stage, owned by `combined`: once `combined` settles and lets go, the stage is taken
+    /// back out of an input that is still pending.
+    private func addConsumerStage<Combined: Sendable>(of combined: Response<Combined>, _ stage: Callback<Value>) {
+        add(Handler(immediate: stage, ownedBy: combined))
     }
 
     /// The combined response: a consumer of each of `inputs` that is still pending, or, with no inputs, already

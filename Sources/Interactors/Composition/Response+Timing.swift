@@ -11,12 +11,18 @@ extension Response {
     /// let user = api.user(id).timeout(after: .seconds(2))
     /// ```
     public func timeout(after duration: Duration, callbackQueue: (any CallbackQueue)? = nil) -> Response<Value> {
-        let derived = derive(callbackQueue: callbackQueue) { (derived: Response<Value>) in
-            .result { outcome in derived.settle(outcome, upstreamIsSettled: true) }
-        }
-        // Weak: a response that settled in time, and that nobody holds any more, need not live until the timer.
-        DispatchQueue.global().asyncAfter(deadline: .now() + duration.dispatchInterval) { [weak derived] in
-            derived?.settle(.failure(ResponseError.timedOut))
+        let derived = Response(callbackQueue: callbackQueue ?? self.callbackQueue)
+        // As `derive` does, but seen through a deadline: a caller blocked on `derived` does not run this one's
+        // global-queue work in its place, which could keep it past the deadline.
+        derived.upstream = DeadlineLink(self)
+        addConsumingHandler(
+            Handler(immediate: .result { outcome in derived.settle(outcome, upstreamIsSettled: true) }, ownedBy: derived)
+        )
+        // On the library's timer thread, not the global pool, so it fires even when the pool is saturated; the
+        // delivery goes elsewhere, so the timer thread never runs handlers. Weak: a response that settled in
+        // time, and that nobody holds any more, need not live until the deadline.
+        DeadlineTimer.shared.schedule(at: .now() + duration.dispatchInterval) { [weak derived] in
+            derived?.settle(.failure(ResponseError.timedOut), route: .elsewhere)
         }
         return derived
     }
@@ -57,25 +63,57 @@ extension Response {
         return retrying
     }
 
+    /// Makes attempts until one is pending, or until the outcome is decided. Attempts that settle at once are
+    /// decided in this loop, not by nested calls, so thousands of them do not grow the stack.
     private func makeAttempt(
         retriesLeft: Int,
         delay: Duration,
         _ attempt: @escaping @Sendable () -> Response<Value>
     ) {
-        guard !isDone else { return }
-        let current = attempt()
-        switchUpstream(to: current)
-        current.addImmediateHandler(
-            .result { [self] outcome in
-                guard case .failure(let error) = outcome, retriesLeft > 0, !(error is CancellationError), !isDone else {
-                    settle(outcome)
+        var retriesLeft = retriesLeft
+        while !isDone {
+            let current = attempt()
+            switchUpstream(to: current)
+            if let outcome = current.settledOutcome {
+                guard shouldRetry(outcome, retriesLeft: retriesLeft) else {
+                    settle(outcome, upstreamIsSettled: true)
                     return
                 }
-                guard delay > .zero else { return makeAttempt(retriesLeft: retriesLeft - 1, delay: delay, attempt) }
-                DispatchQueue.global().asyncAfter(deadline: .now() + delay.dispatchInterval) {
-                    self.makeAttempt(retriesLeft: retriesLeft - 1, delay: delay, attempt)
-                }
+                retriesLeft -= 1
+                guard delay > .zero else { continue }
+                return retryLater(retriesLeft: retriesLeft, delay: delay, attempt)
             }
-        )
+            let retriesLeft = retriesLeft
+            current.add(
+                Handler(
+                    immediate: .result { [self] outcome in
+                        guard shouldRetry(outcome, retriesLeft: retriesLeft) else {
+                            settle(outcome, upstreamIsSettled: true)
+                            return
+                        }
+                        guard delay > .zero else { return makeAttempt(retriesLeft: retriesLeft - 1, delay: delay, attempt) }
+                        retryLater(retriesLeft: retriesLeft - 1, delay: delay, attempt)
+                    },
+                    ownedBy: self
+                )
+            )
+            return
+        }
+    }
+
+    /// Whether an attempt's outcome calls for another attempt.
+    private func shouldRetry(_ outcome: Result<Value, any Error>, retriesLeft: Int) -> Bool {
+        guard case .failure(let error) = outcome else { return false }
+        return retriesLeft > 0 && !(error is CancellationError) && !isDone
+    }
+
+    private func retryLater(
+        retriesLeft: Int,
+        delay: Duration,
+        _ attempt: @escaping @Sendable () -> Response<Value>
+    ) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + delay.dispatchInterval) {
+            self.makeAttempt(retriesLeft: retriesLeft, delay: delay, attempt)
+        }
     }
 }

@@ -132,7 +132,7 @@ extension Response {
         // Not yet shared, so no lock. If this one has settled, the stage runs at once and settles `derived` with
         // `upstreamIsSettled`, which drops the link without releasing anything.
         derived.upstream = self
-        addConsumingHandler(Handler(immediate: makeStage(derived)))
+        addConsumingHandler(Handler(immediate: makeStage(derived), ownedBy: derived))
         return derived
     }
 
@@ -140,7 +140,7 @@ extension Response {
     @inlinable
     func follow(_ next: Response<Value>) {
         switchUpstream(to: next)
-        next.addImmediateHandler(.result { [self] outcome in settle(outcome, upstreamIsSettled: true) })
+        next.add(Handler(immediate: .result { [self] outcome in settle(outcome, upstreamIsSettled: true) }, ownedBy: self))
     }
 }
 

@@ -6,10 +6,11 @@ import Glibc
 import Musl
 #endif
 
-/// Something a drain finishes later: a settled response whose handlers still have to run.
+/// Something a drain finishes later: a settled response whose handlers still have to run. Claimable once: a
+/// blocked caller may have delivered it already, and then the drain skips it.
 @usableFromInline
 protocol DeferredSettlement: AnyObject {
-    func finishSettlement()
+    @discardableResult func finishSettlement() -> Bool
 }
 
 /// A per-thread trampoline that keeps long chains of responses from overflowing the stack.
@@ -49,7 +50,7 @@ final class DeliveryDrain {
         while next < items.count {
             let settlement = items[next]
             next += 1
-            depth += 1
+            depth += 1  // so the settlement does not start a nested drain of its own
             settlement.finishSettlement()
             depth -= 1
         }

@@ -21,23 +21,57 @@ enum Callback<Value: Sendable>: Sendable {
     }
 }
 
-/// A callback and where to run it. `queue == nil` means immediately, on the delivering thread: the common
-/// internal case gets no existential call and no closure allocation.
+/// Where a handler runs, and for the library's own stages, who owns it.
+///
+/// `owned` handlers run immediately, like `immediate` ones, and carry the consumer (a derived response, a
+/// combinator, an awaiting task) that added them, so that the consumer can take them back out when it lets go
+/// of the upstream before the upstream settles. The owner rides in the case payload: a handler stays as small
+/// as a bare `(any CallbackQueue)?` and a response stays one small allocation.
+@usableFromInline
+enum HandlerTarget: Sendable {
+    case immediate
+    case owned(by: any AnyObject & Sendable)
+    case queue(any CallbackQueue)
+}
+
+/// A callback and where to run it. Immediate handlers run on the delivering thread: the common internal case
+/// gets no existential call and no closure allocation.
 @usableFromInline
 struct Handler<Value: Sendable>: Sendable {
-    @usableFromInline let queue: (any CallbackQueue)?
+    @usableFromInline let target: HandlerTarget
     @usableFromInline let callback: Callback<Value>
 
     @inlinable
     init(_ callback: Callback<Value>, on queue: any CallbackQueue) {
-        self.queue = queue === ImmediateCallbackQueue.shared ? nil : queue
+        self.target = queue === ImmediateCallbackQueue.shared ? .immediate : .queue(queue)
         self.callback = callback
     }
 
     @inlinable
     init(immediate callback: Callback<Value>) {
-        self.queue = nil
+        self.target = .immediate
         self.callback = callback
+    }
+
+    /// An immediate handler that `owner` may take back with ``HandlerList/remove(ownedBy:)``.
+    @inlinable
+    init(immediate callback: Callback<Value>, ownedBy owner: any AnyObject & Sendable) {
+        self.target = .owned(by: owner)
+        self.callback = callback
+    }
+
+    /// The queue the handler runs on; `nil` for immediately.
+    @inlinable
+    var queue: (any CallbackQueue)? {
+        if case .queue(let queue) = target { return queue }
+        return nil
+    }
+
+    /// Whether `owner` added this handler.
+    @inlinable
+    func isOwned(by owner: AnyObject) -> Bool {
+        if case .owned(let candidate) = target { return candidate === owner }
+        return false
     }
 
     /// Runs this one handler: now, or in one hop to its queue.
@@ -80,6 +114,35 @@ struct HandlerList<Value: Sendable>: Sendable {
         var taken = HandlerList()
         swap(&taken, &self)
         return taken
+    }
+
+    /// Whether the list holds no handler.
+    @inlinable
+    var isEmpty: Bool {
+        if case .none = first { return true }
+        return false
+    }
+
+    /// Moves out the handlers `owner` added, keeping the others in order; the caller releases what it gets
+    /// back after the lock, since a handler's captures may run user code when freed.
+    @inlinable
+    mutating func remove(ownedBy owner: AnyObject) -> HandlerList<Value> {
+        var removed = HandlerList()
+        var kept = HandlerList()
+        var all = take()
+        all.forEachConsuming { handler in
+            if handler.isOwned(by: owner) { removed.append(handler) } else { kept.append(handler) }
+        }
+        self = kept
+        return removed
+    }
+
+    @inlinable
+    mutating func forEachConsuming(_ body: (consuming Handler<Value>) -> Void) {
+        if let first = first.take() { body(first) }
+        if let more = more.take() {
+            for handler in more { body(handler) }
+        }
     }
 
     /// Runs every handler once with `outcome`.

@@ -1,5 +1,13 @@
 import Dispatch
 
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// The main queue, for handlers that touch the UI or other `@MainActor` state.
 ///
 /// Handlers given to `on: .main` may be `@MainActor` closures, so code on the main actor needs no hop:
@@ -10,21 +18,86 @@ import Dispatch
 ///
 /// On Linux the main queue runs only while the main thread services it (`dispatchMain()`, `RunLoop.main.run()`,
 /// or an async `main` waiting in `await`). A command-line tool that blocks its main thread in a loop of its own
-/// never sees main-queue handlers run: give such a program another queue with ``DefaultCallbackQueue/set(_:)``.
+/// never sees main-queue handlers run, except while it blocks on a response (see below): give such a program
+/// another queue with ``DefaultCallbackQueue/set(_:)``.
+///
+/// The jobs the library schedules here wait in a first-in, first-out list of the queue's own; each hop to the
+/// main queue runs the oldest. A caller that blocks on a response while on the main queue (or on the main
+/// thread) runs them itself, in the same order, while it waits: a response settled by a main-queue handler, or
+/// by main-queue work queued after the wait began, then cannot deadlock it.
 public final class MainCallbackQueue: CallbackQueue {
     /// The one instance; spell it `.main` where a ``CallbackQueue`` is expected.
     public static let shared = MainCallbackQueue()
+
+    private let jobs = LockedBox(JobList())
 
     private init() {}
 
     /// Runs `job` on the main queue, later.
     public func schedule(_ job: @escaping @Sendable () -> Void) {
-        DispatchQueue.main.async(execute: job)
+        jobs.withLock { $0.append(job) }
+        DispatchQueue.main.async { MainCallbackQueue.shared.runOldestJob() }
+        BlockedCallers.notify()
     }
 
-    /// Whether the calling code runs on the main queue (for a program that has not started servicing it yet,
-    /// on the main thread).
-    public var isCurrent: Bool { DispatchQueue.main.isCurrent }
+    /// Whether the calling code runs on the main queue, or on the main thread (which services the main queue,
+    /// or will once the program starts servicing it).
+    public var isCurrent: Bool { Self.isMainThread || DispatchQueue.main.isCurrent }
+
+    /// Runs the oldest job waiting, unless a blocked caller ran it already.
+    private func runOldestJob() {
+        jobs.withLock { $0.removeFirst() }?()
+    }
+
+    /// Runs every job waiting, oldest first, on behalf of a caller blocked on the main queue; returns whether it
+    /// ran any. The caller holds the main queue, so nothing else runs these jobs meanwhile.
+    func runWaitingJobs() -> Bool {
+        var ran = false
+        while let job = jobs.withLock({ $0.removeFirst() }) {
+            job()
+            ran = true
+        }
+        return ran
+    }
+
+    /// Whether this is the process's main thread.
+    static var isMainThread: Bool {
+        #if canImport(Darwin)
+        pthread_main_np() != 0
+        #else
+        getpid() == currentThreadID()
+        #endif
+    }
+}
+
+#if !canImport(Darwin)
+/// Linux's `gettid()`: the main thread's ID is the process ID. Looked up at run time, since the C library
+/// module does not export it; a C library without it gives an ID that matches no process.
+private let currentThreadID: @convention(c) () -> pid_t = {
+    guard let symbol = dlsym(nil, "gettid") else { return { -1 } }
+    return unsafeBitCast(symbol, to: (@convention(c) () -> pid_t).self)
+}()
+#endif
+
+/// The main-queue jobs not run yet, oldest first.
+private struct JobList {
+    private var jobs: [(@Sendable () -> Void)?] = []
+    private var head = 0
+
+    mutating func append(_ job: @escaping @Sendable () -> Void) {
+        jobs.append(job)
+    }
+
+    mutating func removeFirst() -> (@Sendable () -> Void)? {
+        guard head < jobs.count else { return nil }
+        let job = jobs[head].take()  // released as soon as it has run, not when the list empties
+        head += 1
+        if head == jobs.count {
+            jobs.removeAll(keepingCapacity: jobs.capacity <= 64)
+            head = 0
+        }
+        return job
+    }
 }
 
 extension CallbackQueue where Self == MainCallbackQueue {

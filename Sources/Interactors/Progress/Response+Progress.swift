@@ -40,31 +40,23 @@ extension Response {
     }
 
     private func addProgressHandler(_ handler: Handler<Double>) {
-        let latest = withExtras { extras -> Double in
-            extras.progressHandlers.append(handler)
-            return extras.progress
+        let subscriber = ProgressSubscriber(handler) { [weak self] in self?.isDone ?? true }
+        let mustStart = withExtras { extras -> Bool in
+            extras.progressSubscribers.append(subscriber)
+            return extras.progress >= 0 && subscriber.offer(extras.progress)
         }
-        if let latest, latest >= 0 { deliverProgress(latest, to: handler) }
+        if mustStart == true { subscriber.startDelivering() }
     }
 
-    /// Hands `fraction` to the progress handlers if it is new and the response is pending.
+    /// Offers `fraction` to the progress subscribers if it is new and the response is pending.
     func reportProgress(_ fraction: Double) {
         guard !fraction.isNaN else { return }
         let clamped = min(max(fraction, 0), 1)
-        let handlers = withExtras { extras -> [Handler<Double>] in
+        let starting = withExtras { extras -> [ProgressSubscriber] in
             guard clamped > extras.progress else { return [] }
             extras.progress = clamped
-            return extras.progressHandlers
+            return extras.progressSubscribers.filter { $0.offer(clamped) }
         }
-        for handler in handlers ?? [] { deliverProgress(clamped, to: handler) }
-    }
-
-    /// Runs one progress handler, unless the response settles before it gets its turn.
-    private func deliverProgress(_ fraction: Double, to handler: Handler<Double>) {
-        let callback = handler.callback
-        let deliver: @Sendable () -> Void = { [self] in
-            if !isDone { callback.invoke(with: .success(fraction)) }
-        }
-        if let queue = handler.queue { queue.schedule(deliver) } else { deliver() }
+        for subscriber in starting ?? [] { subscriber.startDelivering() }
     }
 }

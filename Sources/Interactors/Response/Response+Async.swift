@@ -18,11 +18,12 @@ extension Response {
             return try await withTaskCancellationHandler {
                 try await withUnsafeThrowingContinuation { continuation in
                     waiter.install(continuation)
-                    addHandler(.result { waiter.resume(with: $0) }, on: .immediate)
+                    // Owned by the waiter: a cancelled task takes its handler back out with its demand.
+                    add(Handler(immediate: .result { waiter.resume(with: $0) }, ownedBy: waiter))
                 }
             } onCancel: {
                 waiter.resume(with: .failure(CancellationError()))
-                if retained { releaseDemand() }
+                if retained { releaseDemand(of: waiter) }
             }
         }
     }

@@ -10,16 +10,17 @@ import Musl
 
 // MARK: Blocking
 //
-// For tests, command-line tools and composition on threads that may block. Each checks for a settled outcome
-// before parking, parks once, and never deadlocks on work queued to the queue the caller is running on: that
-// work runs in the caller's place (see `runQueuedWorkIfWaitingWouldStall`).
+// For tests, command-line tools and composition on threads that may block. A blocked caller returns once the
+// settlement has been delivered: every handler registered before it has run or been handed to its queue. It
+// never deadlocks on work owed to the queue it is running on: that work runs in its place, whenever it appears
+// (see `helpWhileBlocked(timed:)`). A timed wait returns by its deadline, unless it is running such work.
 
 extension Response {
     /// Waits for the response to settle, then returns its value or throws its error.
     @available(*, noasync, message: "Blocking starves Swift concurrency's threads: use `try await response.value`")
     @inlinable
     public func get() throws -> Value {
-        if let outcome = settledOutcome { return try outcome.get() }
+        if let outcome = deliveredOutcome { return try outcome.get() }
         return try waitForOutcome(deadline: nil)!.get()
     }
 
@@ -49,28 +50,61 @@ extension Response {
     /// The outcome, waiting until `deadline` at most (forever if `nil`); `nil` if it timed out.
     @usableFromInline
     func waitForOutcome(deadline: DispatchTime?) -> Result<Value, any Error>? {
-        if let outcome = settledOutcome { return outcome }
-        // Blocking inside a handler: first finish the settlements this thread owes, which may be what we wait on.
+        if let outcome = deliveredOutcome { return outcome }
         let drain = DeliveryDrain.current.takeUnretainedValue()
+        // Blocking inside a handler: first finish the settlements this thread owes, which may be what we wait on.
         if drain.hasQueued {
             drain.runQueued()
-            if let outcome = settledOutcome { return outcome }
+            if let outcome = deliveredOutcome { return outcome }
         }
-        runQueuedWorkIfWaitingWouldStall()
-        if spinUntilSettled(deadline: deadline), let outcome = settledOutcome { return outcome }
+        // A handler (or a stage) of this very response blocking on it: its delivery is this thread's to finish,
+        // so waiting for it would never end. The outcome is all it can have.
+        if drain.depth > 0, let outcome = settledOutcome { return outcome }
+        if spinUntilSettled(deadline: deadline), let outcome = deliveredOutcome { return outcome }
 
         let wakeUp = DispatchSemaphore(value: 0)
-        guard withExtras({ $0.waiters.append(wakeUp) }) != nil else { return settledOutcome }
-        if let deadline {
-            guard wakeUp.wait(timeout: deadline) == .success else {
-                // Timed out: take the semaphore back; if the response settled meanwhile, it still counts.
-                let stillPending = withExtras { $0.waiters.removeAll { $0 === wakeUp } } != nil
-                return stillPending ? nil : settledOutcome
-            }
-        } else {
-            wakeUp.wait()
+        guard beginBlocking(wakeUp) else { return settledOutcome }
+        BlockedCallers.register(wakeUp)
+        defer {
+            BlockedCallers.unregister(wakeUp)
+            endBlocking(wakeUp)
         }
-        return settledOutcome
+        while true {
+            if let outcome = deliveredOutcome { return outcome }
+            // A deferred delivery (deep chain, dropped resolver, timer) is ours to run rather than wait for.
+            if finishSettlement() { continue }
+            if helpWhileBlocked(timed: deadline != nil) { continue }
+            if let deadline {
+                if wakeUp.wait(timeout: deadline) == .timedOut { return deliveredOutcome }
+            } else {
+                wakeUp.wait()
+            }
+        }
+    }
+
+    /// Registers a blocked caller: its semaphore, woken when the settlement is delivered or deferred, and its
+    /// demand (a blocked caller is a consumer). `false` if the settlement has been delivered already.
+    private func beginBlocking(_ wakeUp: DispatchSemaphore) -> Bool {
+        lock.withLock {
+            guard !isDelivered else { return false }
+            let extras = self.extras ?? ResponseExtras<Value>()
+            self.extras = extras
+            extras.waiters.append(wakeUp)
+            extras.blockedCallers += 1
+            return true
+        }
+    }
+
+    /// Unregisters a blocked caller; the last one carries out a cancellation that consumers asked for while it
+    /// waited.
+    private func endBlocking(_ wakeUp: DispatchSemaphore) {
+        let cancelNow = lock.withLock { () -> Bool in
+            guard let extras else { return false }
+            extras.waiters.removeAll { $0 === wakeUp }
+            extras.blockedCallers -= 1
+            return extras.blockedCallers == 0 && extras.cancelWhenUnblocked && consumers == 0 && !isSettled
+        }
+        if cancelNow { cancel() }
     }
 
     /// Watches the flag for a few microseconds before parking: a thread that settles from another core usually
@@ -89,25 +123,37 @@ extension Response {
         return true
     }
 
-    /// Runs unstarted queued work that this response waits on (its own, or its upstreams', for composed
-    /// responses) on this thread, where this thread runs on the queue that owes it (waiting would deadlock) or
-    /// the queue is one of Dispatch's global concurrent queues (it offers no exclusion to preserve, and waiting
-    /// for a free worker thread could starve).
-    private func runQueuedWorkIfWaitingWouldStall() {
-        var work: [any InlineRunnableWork] = []
-        var upstreams: [any UpstreamLink] = []
-        collectBlockingHelp(work: &work, upstreams: &upstreams)
+    /// Runs, on this thread, work this response waits on that could not start otherwise; returns whether it ran
+    /// anything. Called again whenever something changes that may give it more (see `BlockedCallers`).
+    ///
+    /// - Jobs the library queued to the main queue, in order, when this thread is on the main queue (or is the
+    ///   main thread): they would wait for this thread.
+    /// - Unstarted `Response(on:)` work this response waits on (its own, or its upstreams'), queued to a queue
+    ///   this thread runs on (that queue, or one that targets it): waiting would deadlock.
+    /// - For a wait with no deadline, off the main thread, unstarted work queued to Dispatch's global queues,
+    ///   unless a `timeout` stage lies on its path: global queues offer no exclusion to keep, and a pool whose
+    ///   threads all block waiting for queued work would never get to it. A timed wait never does this, so it
+    ///   returns by its deadline.
+    private func helpWhileBlocked(timed: Bool) -> Bool {
+        let main = MainCallbackQueue.shared
+        var ran = main.isCurrent && main.runWaitingJobs()
+        var help = BlockingHelp()
+        collectBlockingHelp(into: &help, timed: timed)
         var visited = 0
-        while visited < upstreams.count {
-            upstreams[visited].collectBlockingHelp(work: &work, upstreams: &upstreams)
+        while visited < help.upstreams.count {
+            let (link, linkTimed) = help.upstreams[visited]
+            link.collectBlockingHelp(into: &help, timed: linkTimed)
             visited += 1
         }
-        for item in work {
-            let queue = item.queue
-            if queue.isCurrent || (queue as? DispatchQueue)?.isGlobalConcurrentQueue == true {
-                item.runIfUnclaimed()
-            }
+        let mayRunGlobalWork = !MainCallbackQueue.isMainThread
+        for (work, workTimed) in help.work {
+            let queue = work.queue
+            let owed = queue.isCurrent
+            let global = !owed && !workTimed && mayRunGlobalWork
+                && (queue as? DispatchQueue)?.isGlobalConcurrentQueue == true
+            if owed || global, work.runIfUnclaimed() { ran = true }
         }
+        return ran
     }
 }
 

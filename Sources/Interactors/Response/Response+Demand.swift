@@ -2,17 +2,29 @@
 //
 // Cancellation flows down a composition: a derived response (a `map`, an `all`, a task awaiting `value`) is a
 // consumer of what it waits on. When a consumer settles (cancelled, timed out, or lost a race) it releases its
-// demand; when the last consumer of a pending response lets go, that response is cancelled, and so on down.
-// Plain handlers are observers, not consumers: they never keep work alive, nor does their absence cancel it.
+// demand and takes its stage out of the upstream's handlers, so a long-lived upstream does not keep what a
+// consumer captured; when the last consumer of a pending response lets go, that response is cancelled, and so
+// on down. A caller blocked in `get()` counts as a consumer while it waits, but leaving does not cancel
+// anything by itself. Plain handlers are observers, not consumers: they never keep work alive, nor does their
+// absence cancel it.
 
 /// The side of a response that its derived responses see: demand to release, and work a blocked caller may run.
 @usableFromInline
 protocol UpstreamLink: AnyObject, Sendable {
-    /// One consumer no longer needs this; the last one to say so cancels it, if it is still pending.
-    func releaseDemand()
+    /// `consumer` no longer needs this: its handlers are removed, and the last consumer to let go cancels this,
+    /// if it is still pending.
+    func releaseDemand(of consumer: AnyObject)
 
     /// Adds the queued work and the upstreams this link waits on, without recursing (chains can be long).
-    func collectBlockingHelp(work: inout [any InlineRunnableWork], upstreams: inout [any UpstreamLink])
+    /// `timed` says the path from the blocked caller crossed a deadline (a `timeout` stage).
+    func collectBlockingHelp(into help: inout BlockingHelp, timed: Bool)
+}
+
+/// What a blocked caller found it could run: queued work, each with whether a deadline lies on its path.
+@usableFromInline
+struct BlockingHelp {
+    var work: [(work: any InlineRunnableWork, timed: Bool)] = []
+    var upstreams: [(link: any UpstreamLink, timed: Bool)] = []
 }
 
 /// Work queued to a queue that a blocked caller may run in its place.
@@ -35,29 +47,38 @@ extension Response: UpstreamLink {
         }
     }
 
-    @inlinable
-    func releaseDemand() {
+    @usableFromInline
+    func releaseDemand(of consumer: AnyObject) {
+        var removed = HandlerList<Value>()
         let cancelNow = lock.withLock {
             guard !isSettled, consumers > 0 else { return false }
+            removed = handlers.remove(ownedBy: consumer)
             consumers -= 1
-            return consumers == 0
+            guard consumers == 0 else { return false }
+            if let extras, extras.blockedCallers > 0 {
+                extras.cancelWhenUnblocked = true
+                return false
+            }
+            return true
         }
+        withExtendedLifetime(removed) {}  // released here, after the lock: captures may run user code when freed
         if cancelNow { cancel() }
     }
 
     @usableFromInline
-    func collectBlockingHelp(work: inout [any InlineRunnableWork], upstreams: inout [any UpstreamLink]) {
+    func collectBlockingHelp(into help: inout BlockingHelp, timed: Bool) {
         let (queued, source) = lock.withLock { () -> (QueuedWork<Value>?, (any UpstreamLink)?) in
             guard !isSettled else { return (nil, nil) }
             return (extras?.queuedWork, self.upstream)
         }
-        if let queued { work.append(queued) }
-        if let source { upstreams.append(source) }
+        if let queued { help.work.append((queued, timed)) }
+        if let source { help.upstreams.append((source, timed)) }
     }
 
     /// Replaces what this response waits on (a `flatMap` moving from its first stage to the response its
-    /// transform returned); releases `next` at once if this response has already settled.
-    @inlinable
+    /// transform returned); releases `next` at once if this response has already settled. Callers blocked on
+    /// this response are told, since `next` may hold work they have to run themselves.
+    @usableFromInline
     func switchUpstream<Next: Sendable>(to next: Response<Next>) {
         guard next.retainDemand() else { return }
         let accepted = lock.withLock {
@@ -65,7 +86,11 @@ extension Response: UpstreamLink {
             upstream = next
             return true
         }
-        if !accepted { next.releaseDemand() }
+        if accepted {
+            BlockedCallers.notify()
+        } else {
+            next.releaseDemand(of: self)
+        }
     }
 }
 
@@ -75,12 +100,27 @@ final class UpstreamGroup: UpstreamLink {
 
     init(_ members: [any UpstreamLink]) { self.members = members }
 
-    @inlinable
-    func releaseDemand() {
-        for member in members { member.releaseDemand() }
+    func releaseDemand(of consumer: AnyObject) {
+        for member in members { member.releaseDemand(of: consumer) }
     }
 
-    func collectBlockingHelp(work: inout [any InlineRunnableWork], upstreams: inout [any UpstreamLink]) {
-        upstreams.append(contentsOf: members)
+    func collectBlockingHelp(into help: inout BlockingHelp, timed: Bool) {
+        for member in members { help.upstreams.append((member, timed)) }
+    }
+}
+
+/// An upstream seen through a deadline (a `timeout` stage): a caller blocked downstream does not run the work
+/// behind it on Dispatch's global queues, which could keep it past the deadline.
+final class DeadlineLink: UpstreamLink {
+    private let upstream: any UpstreamLink
+
+    init(_ upstream: any UpstreamLink) { self.upstream = upstream }
+
+    func releaseDemand(of consumer: AnyObject) {
+        upstream.releaseDemand(of: consumer)
+    }
+
+    func collectBlockingHelp(into help: inout BlockingHelp, timed: Bool) {
+        help.upstreams.append((upstream, true))
     }
 }

@@ -1,4 +1,5 @@
 public import Synchronization
+import Dispatch
 
 /// The outcome of work that has already started: what an interactor method returns, at once.
 ///
@@ -29,7 +30,7 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
     //
     // The storage is `@usableFromInline` and the hot paths `@inlinable`, so they are specialised for the value
     // type in the caller's module: unspecialised, generic metadata look-ups cost more than the work. The fields
-    // whose size does not depend on `Value` come first. `settled` repeats `stored != .pending` as an atomic flag
+    // whose size does not depend on `Value` come first. `phase` repeats the settlement's progress as an atomic
     // (written under the lock), so the paths that only need to know whether the response is pending (`isDone`,
     // a resolver's release) take no lock and touch no generic metadata. The outcome is stored as our own
     // `Outcome` rather than `Result?`: the class's unspecialised deinit then looks up one generic type's
@@ -39,10 +40,12 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let lock = Lock()
     /// How many derived responses and awaiting tasks still need this one; see `Response+Demand.swift`.
     @usableFromInline @exclusivity(unchecked) var consumers: UInt32 = 0
-    @usableFromInline let settled: Atomic<Bool>
+    /// ``SettlementPhase``: pending, settled (the outcome is recorded, its handlers are being delivered), or
+    /// delivered (every handler registered so far has run or been handed to its queue).
+    @usableFromInline let phase: Atomic<UInt8>
     @usableFromInline @exclusivity(unchecked) var wasCancelled = false
-    /// Settled, but its handlers have not been taken yet: a drain will finish it (see `DeliveryDrain`). Handlers
-    /// added meanwhile join the list, so registration order holds.
+    /// Settled, but nobody has started delivering yet: whoever claims it first (the thread's drain, a queue,
+    /// a blocked caller) delivers. Handlers added meanwhile join the list, so registration order holds.
     @usableFromInline @exclusivity(unchecked) var finishPending = false
     /// Where handlers registered without `on:` run.
     @usableFromInline let callbackQueue: any CallbackQueue
@@ -55,17 +58,25 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
     /// A pending response.
     @inlinable
     init(callbackQueue: any CallbackQueue) {
-        self.settled = Atomic(false)
+        self.phase = Atomic(SettlementPhase.pending)
         self.callbackQueue = callbackQueue
     }
 
     /// A settled response.
     @inlinable
     init(outcome: Result<Value, any Error>, callbackQueue: any CallbackQueue) {
-        self.settled = Atomic(true)
+        self.phase = Atomic(SettlementPhase.delivered)
         self.stored = Outcome(outcome)
         self.callbackQueue = callbackQueue
     }
+}
+
+/// How far a response's settlement has come; stored in `Response.phase`, and only ever rises.
+@usableFromInline
+enum SettlementPhase {
+    @usableFromInline static let pending: UInt8 = 0
+    @usableFromInline static let settled: UInt8 = 1
+    @usableFromInline static let delivered: UInt8 = 2
 }
 
 extension Response {
@@ -73,7 +84,14 @@ extension Response {
     /// the outcome); with the lock held it is exact.
     @inlinable
     var isSettled: Bool {
-        settled.load(ordering: .acquiring)
+        phase.load(ordering: .acquiring) != SettlementPhase.pending
+    }
+
+    /// Whether the settlement has been delivered: every handler registered before it, and while it was being
+    /// delivered, has run or been handed to its queue.
+    @inlinable
+    var isDelivered: Bool {
+        phase.load(ordering: .acquiring) == SettlementPhase.delivered
     }
 }
 
@@ -103,14 +121,30 @@ enum Outcome<Value: Sendable> {
 }
 
 // MARK: - Settling
+//
+// A settlement has two steps. Recording the outcome happens at once, under the lock, and makes `isDone` true.
+// Delivering it (cancellation handlers, then the handlers in registration order, then waking blocked callers,
+// then releasing the upstream) runs after the lock, on the settling thread, until no handler is left: a handler
+// registered while the delivery runs joins the list and is delivered by the same thread, after the earlier
+// ones, so registration order holds even when registration races settlement. Only then is the response
+// `delivered`; a handler registered after that is delivered by the registering thread.
+//
+// Delivery can be deferred: past a depth of nested settlements (to the thread's `DeliveryDrain`), or to a queue
+// when the settling thread must not run user code (a dropped resolver, a timer). Whoever claims a deferred
+// delivery first runs it: the drain, the queue, or a caller blocked on the response, who then need not wait
+// for the settling thread to unwind.
+
+/// Where a settlement's delivery runs.
+@usableFromInline
+enum DeliveryRoute {
+    /// On the settling thread, nested, unless the thread is too deep in nested settlements already.
+    case settlingThread
+    /// On a global queue, or a blocked caller, whichever claims it first: never on the settling thread.
+    case elsewhere
+}
 
 extension Response: DeferredSettlement {
     /// Settles the response with `outcome` unless it is settled already; returns whether this call settled it.
-    ///
-    /// The outcome is recorded at once. Handlers, cancellation handlers and the release of upstream demand are
-    /// moved out under the lock and run after it is released, so user code never runs while the lock is held, and
-    /// what they capture is released as soon as they have run. Past a depth of nested settlements, the rest is
-    /// left to the thread's `DeliveryDrain`.
     ///
     /// `upstreamIsSettled` says the caller is a stage run by the upstream's settlement, so releasing demand on
     /// the upstream would be a no-op; skipping it saves a lock round trip per stage.
@@ -119,7 +153,8 @@ extension Response: DeferredSettlement {
     func settle(
         _ outcome: Result<Value, any Error>,
         cancelling: Bool = false,
-        upstreamIsSettled: Bool = false
+        upstreamIsSettled: Bool = false,
+        route: DeliveryRoute = .settlingThread
     ) -> Bool {
         unowned(unsafe) let drain = DeliveryDrain.current.takeUnretainedValue()
         lock.lock()
@@ -127,72 +162,122 @@ extension Response: DeferredSettlement {
             lock.unlock()
             return false
         }
-        settled.store(true, ordering: .releasing)
+        phase.store(SettlementPhase.settled, ordering: .releasing)
         stored = Outcome(outcome)
         wasCancelled = cancelling
+        if case .elsewhere = route {
+            deferDeliveryElsewhere()
+            return true
+        }
         if drain.depth >= DeliveryDrain.maximumDepth {
-            finishPending = true
-            lock.unlock()
-            drain.enqueue(self)
+            deferDelivery { drain.enqueue(self) }
             return true
         }
         let finish = takeFinish(releasingUpstream: !upstreamIsSettled)
         lock.unlock()
         drain.depth += 1
-        finish.run(outcome, cancelled: cancelling)
+        deliver(finish, outcome: outcome, cancelled: cancelling)
         drain.depth -= 1
         if drain.depth == 0, drain.hasQueued { drain.runQueued() }
         return true
     }
 
-    /// Runs a settlement that a drain queued.
+    /// Leaves the delivery to whoever claims it first: `hand` hands it to a drain or a queue, and blocked
+    /// callers are woken to claim it themselves. Call with the lock held; returns with it released.
     @usableFromInline
-    func finishSettlement() {
-        let (finish, outcome, cancelled) = lock.withLock { () -> (Finish, Result<Value, any Error>, Bool) in
-            finishPending = false
-            return (takeFinish(), self.outcome!, wasCancelled)
-        }
-        finish.run(outcome, cancelled: cancelled)
+    func deferDelivery(_ hand: () -> Void) {
+        finishPending = true
+        let waiters = extras?.waiters ?? []
+        lock.unlock()
+        for waiter in waiters { waiter.signal() }
+        hand()
     }
 
-    /// Everything a settlement still has to do, moved out of the response. Call with the lock held; what it
-    /// moved out is released with the `Finish`, after the lock.
+    /// Hands the delivery to a global queue, and to blocked callers. Call with the lock held; returns with it
+    /// released.
+    @usableFromInline
+    func deferDeliveryElsewhere() {
+        deferDelivery { DispatchQueue.global().async { self.finishSettlement() } }
+    }
+
+    /// Delivers a deferred settlement unless someone already claimed it. Called by a drain, a queue, or a
+    /// blocked caller; returns whether this call delivered it.
+    @usableFromInline
+    @discardableResult
+    func finishSettlement() -> Bool {
+        lock.lock()
+        guard finishPending else {
+            lock.unlock()
+            return false
+        }
+        finishPending = false
+        let finish = takeFinish()
+        let outcome = self.outcome!
+        let cancelled = wasCancelled
+        lock.unlock()
+        unowned(unsafe) let drain = DeliveryDrain.current.takeUnretainedValue()
+        drain.depth += 1
+        deliver(finish, outcome: outcome, cancelled: cancelled)
+        drain.depth -= 1
+        if drain.depth == 0, drain.hasQueued { drain.runQueued() }
+        return true
+    }
+
+    /// What a settlement takes out of the response to deliver. Call with the lock held; what it moved out is
+    /// released with the `Finish`, after the lock.
     @inlinable
     func takeFinish(releasingUpstream: Bool = true) -> Finish {
         Finish(
             handlers: handlers.take(),
-            extras: extras.take(),
+            cancellationHandlers: wasCancelled ? extras?.takeCancellationHandlers() : nil,
             upstream: upstream.take(),
-            releasing: releasingUpstream
+            releasesUpstream: releasingUpstream
         )
     }
 
-    /// What is left to do once a response has settled, run without the lock.
+    /// Runs a settlement's delivery, without the lock: cancellation handlers, the handlers, any handler
+    /// registered meanwhile, then marks the response delivered, wakes blocked callers and releases the upstream.
+    @inlinable
+    func deliver(_ finish: Finish, outcome: Result<Value, any Error>, cancelled: Bool) {
+        if let cancellationHandlers = finish.cancellationHandlers {
+            for handler in cancellationHandlers { handler() }
+        }
+        finish.handlers.deliver(outcome)
+        while true {
+            lock.lock()
+            if handlers.isEmpty { break }
+            let late = handlers.take()
+            lock.unlock()
+            late.deliver(outcome)
+        }
+        phase.store(SettlementPhase.delivered, ordering: .releasing)
+        let extras = self.extras.take()
+        lock.unlock()
+        extras?.wakeWaiters()
+        if finish.releasesUpstream, let upstream = finish.upstream { upstream.releaseDemand(of: self) }
+    }
+
+    /// What a settlement delivers, moved out of the response.
     @usableFromInline
     struct Finish {
         @usableFromInline let handlers: HandlerList<Value>
-        @usableFromInline let extras: ResponseExtras<Value>?
+        @usableFromInline let cancellationHandlers: [@Sendable () -> Void]?
         @usableFromInline let upstream: (any UpstreamLink)?
-        @usableFromInline let releasing: Bool
+        /// Not when a stage run by the upstream's own settlement settles this response: the upstream is settled,
+        /// and releasing its demand would be a no-op.
+        @usableFromInline let releasesUpstream: Bool
 
         @inlinable
         init(
             handlers: HandlerList<Value>,
-            extras: ResponseExtras<Value>?,
+            cancellationHandlers: [@Sendable () -> Void]?,
             upstream: (any UpstreamLink)?,
-            releasing: Bool
+            releasesUpstream: Bool
         ) {
             self.handlers = handlers
-            self.extras = extras
+            self.cancellationHandlers = cancellationHandlers
             self.upstream = upstream
-            self.releasing = releasing
-        }
-
-        @inlinable
-        func run(_ outcome: Result<Value, any Error>, cancelled: Bool) {
-            if let extras { extras.responseDidSettle(cancelled: cancelled) }
-            handlers.deliver(outcome)
-            if releasing, let upstream { upstream.releaseDemand() }
+            self.releasesUpstream = releasesUpstream
         }
     }
 
@@ -200,15 +285,18 @@ extension Response: DeferredSettlement {
     /// only when needed (abandonment checks run on every resolver's release).
     @inlinable
     func failIfPending(_ makeError: () -> any Error) {
-        if settled.load(ordering: .acquiring) { return }
+        if isSettled { return }
         fail(with: makeError())
     }
 
     /// Kept out of line so that the generic metadata `settle` needs is looked up only on this rare path, not by
     /// every caller of `failIfPending` (a resolver's deinit, which runs unspecialised).
+    ///
+    /// Delivered elsewhere: this runs where a resolver or a queued job is released, possibly inside the user's
+    /// own lock, which is no place to run handlers.
     @usableFromInline @inline(never)
     func fail(with error: any Error) {
-        settle(.failure(error))
+        settle(.failure(error), route: .elsewhere)
     }
 
     /// The outcome, or `nil` while pending. Read with the lock held.
@@ -221,6 +309,12 @@ extension Response: DeferredSettlement {
     @inlinable
     var settledOutcome: Result<Value, any Error>? {
         lock.withLock { outcome }
+    }
+
+    /// The outcome once its settlement has been delivered, without waiting.
+    @inlinable
+    var deliveredOutcome: Result<Value, any Error>? {
+        isDelivered ? lock.withLock { outcome } : nil
     }
 }
 
@@ -256,15 +350,17 @@ extension Response {
         add(handler, countingConsumer: true)
     }
 
-    /// Adds `handler`, or delivers it now if the response has settled and its settlement is finished.
+    /// Adds `handler`, or delivers it now if the response's settlement has been delivered. A handler added
+    /// while the settlement is being delivered joins the list, and the delivering thread runs it after the
+    /// earlier ones.
     @inlinable
     func add(_ handler: consuming Handler<Value>, countingConsumer: Bool = false) {
         lock.lock()
-        if let outcome, !finishPending {
+        if isDelivered, let outcome {
             lock.unlock()
             handler.deliver(outcome)
         } else {
-            if countingConsumer { consumers += 1 }
+            if countingConsumer, !isSettled { consumers += 1 }
             handlers.append(handler)
             lock.unlock()
         }

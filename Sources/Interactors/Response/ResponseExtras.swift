@@ -1,42 +1,50 @@
 import Dispatch
 import Synchronization
 
-/// The rarely used part of a pending response's state, kept out of line so the common response stays one small
-/// allocation. Dropped when the response settles.
+/// The rarely used part of a response's state, kept out of line so the common response stays one small
+/// allocation. Dropped once the response's settlement is delivered.
 @usableFromInline
 final class ResponseExtras<Value: Sendable>: @unchecked Sendable {
-    // @unchecked Sendable: the `var`s are only touched while the owning response's lock is held, except in
-    // `responseDidSettle`, which runs after the response has detached the extras, so no other thread sees them.
+    // @unchecked Sendable: the `var`s are only touched while the owning response's lock is held.
 
-    /// Run once if the response is cancelled; released unrun if it settles otherwise.
+    /// Run once if the response is cancelled; released unrun if it settles otherwise. Taken at settlement.
     var cancellationHandlers: [@Sendable () -> Void] = []
 
-    /// Threads blocked in `get()` and friends. Not handlers: a wait that times out takes its semaphore back out,
-    /// so repeated timed-out waits leave nothing behind.
+    /// Threads parked in `get()` and friends, woken when the settlement has been delivered, or when it was
+    /// deferred and they may deliver it themselves. Not handlers: a wait that times out takes its semaphore
+    /// back out, so repeated timed-out waits leave nothing behind.
     var waiters: [DispatchSemaphore] = []
 
-    /// Progress handlers, and the latest fraction reported (-1 before any).
-    var progressHandlers: [Handler<Double>] = []
+    /// Threads blocked on this response right now. They count as consumers: demand released by every derived
+    /// response meanwhile cancels the response only once the last of them has stopped waiting.
+    var blockedCallers = 0
+    /// The last consumer let go while callers were blocked; the last of them to stop waiting cancels.
+    var cancelWhenUnblocked = false
+
+    /// Progress subscribers, and the latest fraction reported (-1 before any).
+    var progressSubscribers: [ProgressSubscriber] = []
     var progress: Double = -1
 
     /// Work queued by `Response(on:)` that has not started. Weak: the queue's job owns it, so a queue that drops
     /// the job releases it, and its release fails the response as abandoned.
     weak var queuedWork: QueuedWork<Value>?
 
-    /// Called once, after the response has settled and let go of these extras.
+    /// Moves the cancellation handlers out, to run after the lock.
     @usableFromInline
-    func responseDidSettle(cancelled: Bool) {
-        let handlers = cancellationHandlers
-        cancellationHandlers = []
-        if cancelled {
-            for handler in handlers { handler() }
-        }
+    func takeCancellationHandlers() -> [@Sendable () -> Void] {
+        defer { cancellationHandlers = [] }
+        return cancellationHandlers
+    }
+
+    /// Wakes every parked waiter.
+    @usableFromInline
+    func wakeWaiters() {
         for waiter in waiters { waiter.signal() }
     }
 }
 
 /// Work handed to a queue by `Response(on:)`, claimable once: by the queue when it gets to it, or by a thread
-/// that would otherwise block waiting for it (see `Response.runQueuedWorkIfWaitingWouldStall()`).
+/// that would otherwise block waiting for it (see `Response.helpWhileBlocked(timed:)`).
 final class QueuedWork<Value: Sendable>: Sendable {
     let queue: any CallbackQueue
     private let response: Response<Value>

@@ -148,10 +148,13 @@ extension Response {
         let mayRunGlobalWork = !MainCallbackQueue.isMainThread
         for (work, workTimed) in help.work {
             let queue = work.queue
-            let owed = queue.isCurrent
-            let global = !owed && !workTimed && mayRunGlobalWork
-                && (queue as? DispatchQueue)?.isGlobalConcurrentQueue == true
-            if owed || global, work.runIfUnclaimed() { ran = true }
+            // Every pool thread counts as "on" a global queue, yet waiting there is no deadlock: owed means a
+            // queue that runs nothing else while this thread holds it.
+            if (queue as? DispatchQueue)?.isGlobalConcurrentQueue == true {
+                if !workTimed, mayRunGlobalWork, work.runIfUnclaimed() { ran = true }
+            } else if queue.isCurrent, work.runIfUnclaimed() {
+                ran = true
+            }
         }
         return ran
     }

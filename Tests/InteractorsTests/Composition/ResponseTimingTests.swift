@@ -63,3 +63,18 @@ import Testing
         #expect(attempts.elements.first?.isCancelled == true)
     }
 }
+
+@Suite struct ResponseRetryDepthTests {
+    @Test func thousandsOfAttemptsThatFailAtOnceDoNotGrowTheStack() {
+        let attempts = Counter()
+        let outcome = finishing {
+            try Response<Int>.retry(times: 20_000) {
+                attempts.increment()
+                return Response(error: TestError(id: 3))
+            }
+            .get()
+        }
+        #expect(throws: TestError(id: 3)) { try outcome?.get() }
+        #expect(attempts.value == 20_001)
+    }
+}

@@ -109,3 +109,22 @@ private final class ResolverHolder: Sendable {
         _ = resolver
     }
 }
+
+@Suite struct ResolverAbandonmentTests {
+    @Test func aResolverDroppedUnresolvedDoesNotRunHandlersOnTheDroppingThread() {
+        var pending: (response: Response<Int>, resolver: Resolver<Int>)? = Response<Int>.makePending()
+        let response = pending!.response
+        let ranOn = Recorder<UInt>()
+        let ran = DispatchSemaphore(value: 0)
+        response.onResult(on: .immediate) { _ in
+            ranOn.record(currentThreadID())
+            ran.signal()
+        }
+        let droppingThread = currentThreadID()
+        pending = nil  // as if released inside the user's own lock
+        #expect(ran.wait(timeout: .now() + 10) == .success)
+        #expect(ranOn.elements.count == 1)
+        #expect(ranOn.elements.first != droppingThread)
+        #expect(response.error as? ResponseError == .abandoned)
+    }
+}

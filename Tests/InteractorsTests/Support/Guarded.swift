@@ -1,0 +1,31 @@
+import Dispatch
+import Interactors
+
+/// Runs `body` on a global-queue thread and waits for it at most `guardSeconds`: a scenario that would deadlock
+/// fails the test instead of hanging the suite. `nil` if it did not finish in time (the thread stays blocked).
+func finishing<T: Sendable>(
+    guardSeconds: Double = 10,
+    _ body: @escaping @Sendable () throws -> T
+) -> Result<T, any Error>? {
+    let outcome = LockedBox<Result<T, any Error>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+        let result = Result { try body() }
+        outcome.withLock { $0 = result }
+        done.signal()
+    }
+    guard done.wait(timeout: .now() + guardSeconds) == .success else { return nil }
+    return outcome.withLock { $0 }
+}
+
+/// Holds a value for a test's closures to share.
+final class Box<Value: Sendable>: Sendable {
+    private let box: LockedBox<Value>
+
+    init(_ value: Value) { box = LockedBox(value) }
+
+    var value: Value {
+        get { box.withLock { $0 } }
+        set { box.withLock { $0 = newValue } }
+    }
+}

@@ -1,6 +1,14 @@
 import Dispatch
 import Interactors
 
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// Runs `body` on a global-queue thread and waits for it at most `guardSeconds`: a scenario that would deadlock
 /// fails the test instead of hanging the suite. `nil` if it did not finish in time (the thread stays blocked).
 func finishing<T: Sendable>(
@@ -28,4 +36,15 @@ final class Box<Value: Sendable>: Sendable {
         get { box.withLock { $0 } }
         set { box.withLock { $0 = newValue } }
     }
+}
+
+/// Whether `condition` becomes true within `guardSeconds`, for what another thread finishes asynchronously (a
+/// queued job releasing what it held). Checks as often as the scheduler allows; the guard only bounds a failure.
+func eventually(guardSeconds: Double = 10, _ condition: () -> Bool) -> Bool {
+    let deadline = DispatchTime.now() + guardSeconds
+    while !condition() {
+        if DispatchTime.now() >= deadline { return false }
+        sched_yield()
+    }
+    return true
 }

@@ -1,0 +1,186 @@
+import Dispatch
+import Interactors
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Seeded schedule stress: threads run random operations on shared responses, then the invariants are checked.
+/// The operations are reproducible from the seed (the interleaving is the machine's). A failure names its seed;
+/// `INTERACTORS_STRESS_SEED=N swift test --filter ResponseScheduleStressTests` runs that one seed again, and
+/// `INTERACTORS_STRESS_SEEDS=N` sets how many seeds a run tries.
+@Suite struct ResponseScheduleStressTests {
+    @Test func randomOperationsFromManyThreadsKeepEveryPromise() {
+        let environment = StressEnvironment()
+        for seed in environment.seeds {
+            let failures = StressRun(seed: seed).run()
+            #expect(failures.isEmpty, "seed \(seed): \(failures.joined(separator: "; "))")
+            if !failures.isEmpty { break }
+        }
+    }
+}
+
+private struct StressEnvironment {
+    var seeds: [UInt64] {
+        if let one = value("INTERACTORS_STRESS_SEED").flatMap(UInt64.init) { return [one] }
+        let count = value("INTERACTORS_STRESS_SEEDS").flatMap(Int.init) ?? 1_000
+        return (0..<UInt64(count)).map { $0 &* 0x9E37_79B9 &+ 1 }
+    }
+
+    private func value(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+}
+
+/// SplitMix64: small, fast and fully determined by its seed.
+private struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
+    }
+}
+
+/// One seed's run: shared responses, threads of random operations, then the checks.
+private final class StressRun: Sendable {
+    static let threads = 3
+    static let operations = 24
+    static let responses = 4
+
+    let seed: UInt64
+    let serial = DispatchQueue(label: "stress.serial")
+    /// Per response: each handler's (thread, sequence, queue) in the order the handlers ran.
+    let runs = (0..<StressRun.responses).map { _ in Recorder<HandlerRun>() }
+    let registered = Counter()
+    let settledByResolver = (0..<StressRun.responses).map { _ in Counter() }
+    let lateWaits = Recorder<String>()
+    let tracked = Recorder<WeakResponse>()
+
+    init(seed: UInt64) { self.seed = seed }
+
+    /// The shared responses, read by each thread into a local (released before the thread reports done), and
+    /// dropped before the checks.
+    private let shared = LockedBox<[(Response<Int>, Resolver<Int>)]>([])
+
+    func run() -> [String] {
+        shared.withLock { $0 = (0..<Self.responses).map { _ in Response<Int>.makePending() } }
+        let group = DispatchGroup()
+        for thread in 0..<Self.threads {
+            DispatchQueue.global().async(group: group) {
+                let pairs = self.shared.withLock { $0 }
+                var random = SeededGenerator(seed: self.seed &* 31 &+ UInt64(thread))
+                for sequence in 0..<Self.operations {
+                    self.operate(on: pairs, thread: thread, sequence: sequence, random: &random)
+                }
+            }
+        }
+        guard group.wait(timeout: .now() + 30) == .success else { return ["operations did not finish (hang)"] }
+        do {
+            let pairs = shared.withLock { pairs in
+                defer { pairs = [] }
+                return pairs
+            }
+            for (index, (response, resolver)) in pairs.enumerated() {
+                if resolver.succeed(-1) { settledByResolver[index].increment() }
+                tracked.record(WeakResponse(response))
+            }
+        }
+        return finish()
+    }
+
+    /// Lets queued handlers run, and the responses go, then checks.
+    private func finish() -> [String] {
+        serial.sync {}
+        return check()
+    }
+
+    private func operate(
+        on pairs: [(Response<Int>, Resolver<Int>)],
+        thread: Int,
+        sequence: Int,
+        random: inout SeededGenerator
+    ) {
+        let index = Int.random(in: 0..<pairs.count, using: &random)
+        let (response, resolver) = pairs[index]
+        switch Int.random(in: 0..<8, using: &random) {
+        case 0:
+            if resolver.succeed(sequence) { settledByResolver[index].increment() }
+        case 1:
+            response.cancel()
+        case 2, 3:
+            let onSerial = Bool.random(using: &random)
+            let run = HandlerRun(thread: thread, sequence: sequence, onSerial: onSerial)
+            let recorder = runs[index]
+            registered.increment()
+            if onSerial {
+                response.onResult(on: serial) { _ in recorder.record(run) }
+            } else {
+                response.onResult(on: .immediate) { _ in recorder.record(run) }
+            }
+        case 4:
+            let before = DispatchTime.now()
+            _ = try? response.get(timeout: .microseconds(200))
+            let elapsed = DispatchTime.now().uptimeNanoseconds - before.uptimeNanoseconds
+            // Generous: a timed wait runs no work in its place here, so only scheduling delays it.
+            if elapsed > 2_000_000_000 { lateWaits.record("get(timeout:) took \(elapsed) ns") }
+        case 5:
+            let mapped = response.map { $0 + 1 }
+            tracked.record(WeakResponse(mapped))
+            if Bool.random(using: &random) { mapped.cancel() }
+        case 6:
+            let other = pairs[Int.random(in: 0..<pairs.count, using: &random)].0
+            let race = Response.race([response, other], callbackQueue: .immediate)
+            tracked.record(WeakResponse(race))
+            if Bool.random(using: &random) { race.cancel() }
+        default:
+            if response.isDone { _ = try? response.get() }
+        }
+    }
+
+    private func check() -> [String] {
+        var failures = lateWaits.elements
+        for index in 0..<Self.responses where settledByResolver[index].value > 1 {
+            failures.append("response \(index) settled \(settledByResolver[index].value) times")
+        }
+        let ran = runs.reduce(0) { $0 + $1.count }
+        if ran != registered.value { failures.append("\(registered.value) handlers registered, \(ran) ran") }
+        for (index, recorder) in runs.enumerated() {
+            let elements = recorder.elements
+            for thread in 0..<Self.threads {
+                for onSerial in [false, true] {
+                    let sequences = elements.filter { $0.thread == thread && $0.onSerial == onSerial }.map(\.sequence)
+                    if sequences != sequences.sorted() {
+                        failures.append("response \(index), thread \(thread): handlers ran as \(sequences)")
+                    }
+                }
+            }
+        }
+        let alive = tracked.elements.filter { $0.response != nil }.count
+        if alive > 0 { failures.append("\(alive) responses still alive") }
+        return failures
+    }
+}
+
+private struct HandlerRun: Sendable {
+    let thread: Int
+    let sequence: Int
+    let onSerial: Bool
+}
+
+private struct WeakResponse: @unchecked Sendable {
+    // @unchecked: read only after every thread of the run has finished.
+    weak var response: AnyObject?
+
+    init(_ response: AnyObject) { self.response = response }
+}

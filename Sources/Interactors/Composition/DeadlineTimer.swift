@@ -28,14 +28,19 @@ final class DeadlineTimer: Sendable {
     private init() {
         var thread = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
-        let status = pthread_create(&thread, nil, { context in
-            #if canImport(Darwin)
-            let timer = Unmanaged<DeadlineTimer>.fromOpaque(context).takeRetainedValue()
-            #else
-            let timer = Unmanaged<DeadlineTimer>.fromOpaque(context!).takeRetainedValue()
-            #endif
-            timer.run()
-        }, context)
+        let status = pthread_create(
+            &thread,
+            nil,
+            { context in
+                #if canImport(Darwin)
+                let timer = Unmanaged<DeadlineTimer>.fromOpaque(context).takeRetainedValue()
+                #else
+                let timer = Unmanaged<DeadlineTimer>.fromOpaque(context!).takeRetainedValue()
+                #endif
+                timer.run()
+            },
+            context
+        )
         precondition(status == 0, "Interactors: could not start the timeout thread (\(status))")
         pthread_detach(thread)
     }

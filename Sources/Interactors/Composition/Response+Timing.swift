@@ -16,7 +16,10 @@ extension Response {
         // global-queue work in its place, which could keep it past the deadline.
         derived.upstream = DeadlineLink(self)
         addConsumingHandler(
-            Handler(immediate: .result { outcome in derived.settle(outcome, upstreamIsSettled: true) }, ownedBy: derived)
+            Handler(
+                immediate: .result { outcome in derived.settle(outcome, upstreamIsSettled: true) },
+                ownedBy: derived
+            )
         )
         // On the library's timer thread, not the global pool, so it fires even when the pool is saturated; the
         // delivery goes elsewhere, so the timer thread never runs handlers. Weak: a response that settled in
@@ -91,7 +94,9 @@ extension Response {
                             settle(outcome, upstreamIsSettled: true)
                             return
                         }
-                        guard delay > .zero else { return makeAttempt(retriesLeft: retriesLeft - 1, delay: delay, attempt) }
+                        guard delay > .zero else {
+                            return makeAttempt(retriesLeft: retriesLeft - 1, delay: delay, attempt)
+                        }
                         retryLater(retriesLeft: retriesLeft - 1, delay: delay, attempt)
                     },
                     ownedBy: self

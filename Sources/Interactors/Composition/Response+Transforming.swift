@@ -140,7 +140,9 @@ extension Response {
     @inlinable
     func follow(_ next: Response<Value>) {
         switchUpstream(to: next)
-        next.add(Handler(immediate: .result { [self] outcome in settle(outcome, upstreamIsSettled: true) }, ownedBy: self))
+        next.add(
+            Handler(immediate: .result { [self] outcome in settle(outcome, upstreamIsSettled: true) }, ownedBy: self)
+        )
     }
 }
 

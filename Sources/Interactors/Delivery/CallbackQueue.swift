@@ -1,4 +1,4 @@
-/// Where a ``Response`` runs a handler, or where it starts work given to ``Response/init(on:callbackQueue:_:)``.
+/// Where a ``Response`` runs a handler, or where it starts work given to ``Response/init(on:callbackQueue:file:line:_:)``.
 ///
 /// The library ships four: ``ImmediateCallbackQueue`` (`.immediate`, on the settling or registering thread),
 /// ``MainCallbackQueue`` (`.main`), `DispatchQueue`, and ``DefaultCallbackQueue`` (`.default`, whatever the
@@ -15,7 +15,7 @@
 /// ```
 ///
 /// A queue must run every job it is given exactly once. A queue that drops a job it was given by
-/// ``Response/init(on:callbackQueue:_:)`` fails that response with ``ResponseError/abandoned``.
+/// ``Response/init(on:callbackQueue:file:line:_:)`` fails that response with ``ResponseError/abandoned``.
 public protocol CallbackQueue: AnyObject, Sendable {
     /// Runs `job` later, once, on this queue. Must not run it synchronously unless the queue is meant to be
     /// immediate: callers may hold no lock, but they do expect to return before the job runs.

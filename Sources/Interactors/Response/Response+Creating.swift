@@ -16,13 +16,18 @@ extension Response {
     /// - Parameters:
     ///   - queue: Where the work runs. `.immediate` runs it now, before this initializer returns.
     ///   - callbackQueue: Where handlers added without `on:` run.
+    ///   - file: Where the response is created, for ``debugDescription`` (kept in debug builds only).
+    ///   - line: The line where the response is created.
     ///   - work: The work.
     public convenience init(
         on queue: some CallbackQueue,
         callbackQueue: some CallbackQueue = DefaultCallbackQueue.shared,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         _ work: @escaping @Sendable () throws -> Value
     ) {
         self.init(callbackQueue: callbackQueue)
+        recordCreationSite(file, line)
         if queue === ImmediateCallbackQueue.shared {
             settle(Result { try work() })
             return
@@ -40,13 +45,17 @@ extension Response {
     /// ```
     ///
     /// If `body` neither settles the response nor keeps the resolver, the response fails with
-    /// ``ResponseError/abandoned`` as soon as `body` returns.
+    /// ``ResponseError/abandoned`` as soon as `body` returns. `file` and `line` say where the response was
+    /// created, for ``debugDescription`` (kept in debug builds only).
     @inlinable
     public convenience init(
         callbackQueue: some CallbackQueue = DefaultCallbackQueue.shared,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         _ body: (Resolver<Value>) throws -> Void
     ) {
         self.init(callbackQueue: callbackQueue)
+        recordCreationSite(file, line)
         let resolver = Resolver(self)
         do {
             try body(resolver)
@@ -61,13 +70,17 @@ extension Response {
     /// Response { try await api.profile(for: id) }
     /// ```
     ///
-    /// Cancelling the response cancels the task.
+    /// Cancelling the response cancels the task. `file` and `line` say where the response was created, for
+    /// ``debugDescription`` (kept in debug builds only).
     public convenience init(
         callbackQueue: some CallbackQueue = DefaultCallbackQueue.shared,
         priority: TaskPriority? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         _ work: sending @escaping @isolated(any) () async throws -> Value
     ) {
         self.init(callbackQueue: callbackQueue)
+        recordCreationSite(file, line)
         let task = Task(priority: priority) { [self] in
             do {
                 settle(.success(try await work()))
@@ -110,11 +123,16 @@ extension Response {
     /// legacyAPI.start { resolver.succeed($0) }
     /// return response
     /// ```
+    ///
+    /// `file` and `line` say where the response was created, for ``debugDescription`` (kept in debug builds only).
     @inlinable
     public static func makePending(
-        callbackQueue: some CallbackQueue = DefaultCallbackQueue.shared
+        callbackQueue: some CallbackQueue = DefaultCallbackQueue.shared,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> (response: Response, resolver: Resolver<Value>) {
         let response = Response(callbackQueue: callbackQueue)
+        response.recordCreationSite(file, line)
         return (response, Resolver(response))
     }
 }

@@ -54,7 +54,7 @@ extension Response {
 
 // MARK: - Describing
 
-extension Response: CustomStringConvertible {
+extension Response: CustomStringConvertible, CustomDebugStringConvertible {
     /// The value type and the state, e.g. `Response<Int>(succeeded: 3)`, without waiting.
     public var description: String {
         let (outcome, cancelled) = lock.withLock { (self.outcome, wasCancelled) }
@@ -64,5 +64,15 @@ extension Response: CustomStringConvertible {
         case .failure where cancelled: return "Response<\(Value.self)>(cancelled)"
         case .failure(let error)?: return "Response<\(Value.self)>(failed: \(error))"
         }
+    }
+
+    /// The ``description``; for a pending response in a debug build, also where it was created, e.g.
+    /// `Response<Int>(pending, created at App/Login.swift:12)`, to find a response that never settles.
+    public var debugDescription: String {
+        #if DEBUG
+        let (pending, site) = lock.withLock { (self.outcome == nil, creationSite) }
+        if pending, let site { return "Response<\(Value.self)>(pending, created at \(site.file):\(site.line))" }
+        #endif
+        return description
     }
 }

@@ -1,5 +1,5 @@
-public import Synchronization
 import Dispatch
+public import Synchronization
 
 /// The outcome of work that has already started: what an interactor method returns, at once.
 ///
@@ -54,6 +54,11 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var upstream: (any UpstreamLink)?
     @usableFromInline @exclusivity(unchecked) var stored = Outcome<Value>.pending
     @usableFromInline @exclusivity(unchecked) var handlers = HandlerList<Value>()
+    #if DEBUG
+    /// Where the response was created, for `debugDescription`. Debug builds only: release builds keep a response
+    /// as small as it can be, and the argument passing folds away.
+    @usableFromInline @exclusivity(unchecked) var creationSite: (file: StaticString, line: UInt)?
+    #endif
 
     /// A pending response.
     @inlinable
@@ -117,6 +122,16 @@ enum Outcome<Value: Sendable> {
         case .succeeded(let value): .success(value)
         case .failed(let error): .failure(error)
         }
+    }
+}
+
+extension Response {
+    /// Records where a creating initializer was called, in debug builds; nothing in release builds.
+    @inlinable @inline(__always)
+    func recordCreationSite(_ file: StaticString, _ line: UInt) {
+        #if DEBUG
+        creationSite = (file, line)  // before the response is shared: no lock needed
+        #endif
     }
 }
 

@@ -28,7 +28,7 @@ import Musl
 private struct StressEnvironment {
     var seeds: [UInt64] {
         if let one = value("INTERACTORS_STRESS_SEED").flatMap(UInt64.init) { return [one] }
-        let count = value("INTERACTORS_STRESS_SEEDS").flatMap(Int.init) ?? 1_000
+        let count = value("INTERACTORS_STRESS_SEEDS").flatMap(Int.init) ?? 2_000
         return (0..<UInt64(count)).map { $0 &* 0x9E37_79B9 &+ 1 }
     }
 

@@ -4,7 +4,7 @@ import Dispatch
 ///
 /// Register each service once, at launch or later; a service registered late is caught up at once with the
 /// events that lead to the current ``state``. Then forward the app's lifecycle with ``send(_:)``, or let a
-/// host do it: the app delegate or the UIKit notification observer on iOS, ``runUntilTerminated(launchOptions:)``
+/// host do it: the app delegate or the UIKit notification observer on iOS, ``runUntilTerminated(launchOptions:shutDownDeadline:)``
 /// on a Linux server or CLI. See <doc:HostingTheRegistry>.
 ///
 /// ```swift
@@ -132,7 +132,7 @@ extension ServiceRegistry {
         /// The call whose thread is delivering, or `nil` when the registry is idle. While a call is
         /// delivering, `pending` is drained by it and by the calls it hands over to; when idle it is empty.
         var deliverer: Ticket?
-        /// The signal host's sources, kept alive here for as long as the registry; `nil` until it hosts.
-        var signalSources: [any DispatchSourceSignal]?
+        /// The signal host's state, untouched until it hosts.
+        var signalHost = SignalHostState()
     }
 }

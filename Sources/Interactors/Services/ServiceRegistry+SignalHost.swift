@@ -201,7 +201,7 @@ extension ServiceRegistry {
         switch storage.withLock({ $0.signalHost.receiveSignal() }) {
         case .endProcess:
             writeToStandardError(
-                "Interactors: termination signal \(signalNumber) during the services' tear-down; ending the process"
+                "Interactors: termination signal \(signalNumber) after the services' tear-down began; ending the process"
             )
             endProcess(asSignal: signalNumber)
         case .wake(let waiters, let deadline):

@@ -157,7 +157,7 @@ private let hosts: [String: [String]] = ["synchronous": [], "async": ["async"]]
         #expect(result.reason == .uncaughtSignal)
         #expect(result.status == signal)
         #expect(result.lines.last?.hasPrefix("second: willResignActive") == true)
-        #expect(result.errors.contains("termination signal \(signal) during the services' tear-down"))
+        #expect(result.errors.contains("termination signal \(signal) after the services' tear-down began"))
     }
 
     @Test(arguments: hosts.keys.sorted())

@@ -24,6 +24,8 @@ extension ServiceRegistry {
         case register(any Service)
         case unregister(ObjectIdentifier)
         case open(URLOpenRequest)
+        /// The tear-down events the state calls for when the request runs, all in one request.
+        case shutDown
     }
 
     struct Request {
@@ -137,6 +139,10 @@ extension ServiceRegistry {
             }
             withExtendedLifetime(removed) {}
         case .open(let request): offer(request, to: ticket)
+        case .shutDown:
+            // Picked now, not when asked: no other request runs between here and the last event.
+            let events = storage.withLock { $0.state.shutDownEvents }
+            for event in events { deliver(event, into: &ticket.failures) }
         }
     }
 

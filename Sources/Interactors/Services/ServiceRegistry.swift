@@ -4,7 +4,7 @@ import Dispatch
 ///
 /// Register each service once, at launch or later; a service registered late is caught up at once with the
 /// events that lead to the current ``state``. Then forward the app's lifecycle with ``send(_:)``, or let a
-/// host do it: the app delegate or the UIKit notification observer on iOS, ``runUntilTerminated(launchOptions:)``
+/// host do it: the app delegate or the UIKit notification observer on iOS, ``runUntilTerminated(launchOptions:shutDownDeadline:)``
 /// on a Linux server or CLI. See <doc:HostingTheRegistry>.
 ///
 /// ```swift
@@ -94,13 +94,16 @@ public final class ServiceRegistry: Sendable {
     /// ``LifecycleEvent/didEnterBackground`` and ``LifecycleEvent/willTerminate``; from inactive, the last two;
     /// from the background, the last.
     ///
-    /// Before launch or after termination the refused ``LifecycleEvent/willTerminate`` is the failure. The
-    /// events are chosen from the state when it is called, so call it from outside hooks: from a hook they
-    /// are queued behind the current delivery and may no longer fit.
-    /// - Returns: The failures of all the events sent.
+    /// The events are one request: they are chosen from the state when the request runs, and no other request
+    /// (a ``send(_:)`` from another thread, or an event a hook sends) runs between them. Before launch or after
+    /// termination the refused ``LifecycleEvent/willTerminate`` is the failure.
+    ///
+    /// - Returns: The failures of all the events sent, plus those of any request the hooks made re-entrantly.
+    ///   Called from inside a hook, it returns an empty array at once: the tear-down runs after the current
+    ///   delivery, from the state it finds then, and its failures are added to those of the outermost call.
     @discardableResult
     public func shutDown() -> [ServiceFailure] {
-        state.shutDownEvents.flatMap { send($0) }
+        perform(.shutDown)?.failures ?? []
     }
 
     /// Offers the URL the app was asked to open to every service, in registration order, and answers whether
@@ -129,7 +132,7 @@ extension ServiceRegistry {
         /// The call whose thread is delivering, or `nil` when the registry is idle. While a call is
         /// delivering, `pending` is drained by it and by the calls it hands over to; when idle it is empty.
         var deliverer: Ticket?
-        /// The signal host's sources, kept alive here for as long as the registry; `nil` until it hosts.
-        var signalSources: [any DispatchSourceSignal]?
+        /// The signal host's state, untouched until it hosts.
+        var signalHost = SignalHostState()
     }
 }

@@ -160,6 +160,65 @@ private func waitUntilQueued(
         #expect(warningThreads.withLock { $0 } == [hookThread.withLock { $0! }])
     }
 
+    @Test func aSendFromAnotherThreadWaitsForTheWholeShutDown() {
+        let blocker = RecordingService(name: "blocker", log: log), other = RecordingService(name: "other", log: log)
+        let registry = registry(in: .active, with: [other, blocker])
+        let entered = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        blocker.onReceive { event in
+            guard event == .willResignActive else { return }
+            entered.signal()
+            release.wait()
+        }
+        let shutDownFailures = LockedBox<[ServiceFailure]>([])
+        let shutDown = onAnotherThread { shutDownFailures.withLock { $0 = registry.shutDown() } }
+        wait(for: entered, "the first tear-down hook")
+        let sendFailures = LockedBox<[ServiceFailure]>([])
+        let sent = onAnotherThread { sendFailures.withLock { $0 = registry.send(.didBecomeActive) } }
+        waitUntilQueued(1, in: registry)
+        release.signal()
+        wait(for: shutDown, "the shut-down")
+        wait(for: sent, "the concurrent send")
+        #expect(shutDownFailures.withLock { $0.isEmpty })
+        #expect(
+            log.entries.map(\.event).suffix(6) == [
+                .willResignActive, .willResignActive, .didEnterBackground, .didEnterBackground,
+                .willTerminate, .willTerminate,
+            ]
+        )
+        // The send ran after the tear-down, so it is refused rather than delivered in the middle of it.
+        #expect(sendFailures.withLock { $0.map { ($0.error as? LifecycleError)?.code } } == [.eventOutOfOrder])
+        #expect(registry.state == .terminated)
+    }
+
+    @Test func anEventSentFromATearDownHookIsDeliveredAfterTheWholeShutDown() {
+        let sender = RecordingService(name: "sender")
+        let registry = registry(in: .active, with: [sender])
+        sender.onReceive { event in
+            if event == .willResignActive { registry.send(.didBecomeActive) }
+        }
+        let failures = registry.shutDown()
+        #expect(sender.events.suffix(3) == [.willResignActive, .didEnterBackground, .willTerminate])
+        #expect(failures.map(\.event) == [.didBecomeActive])
+        #expect(failures.map { ($0.error as? LifecycleError)?.code } == [.eventOutOfOrder])
+    }
+
+    @Test func aShutDownRequestedFromAHookTearsDownFromTheStateItFindsWhenItRuns() {
+        let requester = RecordingService(name: "requester")
+        let registry = registry(in: .inactive, with: [requester])
+        requester.onReceive { event in
+            guard event == .didReceiveMemoryWarning else { return }
+            registry.send(.didBecomeActive)
+            registry.shutDown()  // runs once the registry is active, so it starts with willResignActive
+        }
+        #expect(registry.send(.didReceiveMemoryWarning).isEmpty)
+        #expect(
+            requester.events.suffix(5) == [
+                .didReceiveMemoryWarning, .didBecomeActive, .willResignActive, .didEnterBackground, .willTerminate,
+            ]
+        )
+        #expect(registry.state == .terminated)
+    }
+
     @Test func concurrentRequestsAreDeliveredOneAtATime() {
         let inHook = Atomic<Int>(0), overlaps = Atomic<Int>(0)
         let recorder = RecordingService()

@@ -11,7 +11,7 @@ public import Interactors
 /// #expect(logIn.requests.map(\.username) == ["ada", "ada"])
 /// ```
 ///
-/// Each call takes the oldest queued answer; with none queued, the ``alwaysAnswer(with:)`` answer if one was
+/// Each call takes the oldest queued answer; with none queued, the ``alwaysAnswer(with:)-(Output)`` answer if one was
 /// given; otherwise the call stays pending until the test settles it with ``settleNext(with:)-(Result<Output,Error>)``,
 /// oldest first. An answer queued later never settles a call that is already pending. Safe to use from any
 /// thread: requests are recorded in the order the calls arrived.

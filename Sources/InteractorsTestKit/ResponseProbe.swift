@@ -83,7 +83,7 @@ public final class ResponseProbe<Value: Sendable>: Sendable {
     }
 
     private func waitForOutcome(timeout: Duration) throws(ResponseProbeError) -> Result<Value, any Error> {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = DispatchTime.now() + .nanoseconds(Self.saturatingNanoseconds(timeout))
         // Blocking on the response first lets the library run work queued to the queue this thread is on, in
         // its place, as `get()` does; the probe's own handler runs right after the response settles.
         _ = try? response.get(timeout: timeout)
@@ -93,14 +93,19 @@ public final class ResponseProbe<Value: Sendable>: Sendable {
             return state.outcome
         }
         if let outcome { return outcome }
-        let remaining = max(.zero, deadline - ContinuousClock.now)
-        if waiter.wait(timeout: .now() + .nanoseconds(Int(remaining / .nanoseconds(1)))) == .success,
-            let outcome = self.outcome
-        {
-            return outcome
-        }
+        if waiter.wait(timeout: deadline) == .success, let outcome = self.outcome { return outcome }
         state.withLock { $0.waiters.removeAll { $0 === waiter } }
         if let outcome = self.outcome { return outcome }
         throw .timedOut(after: timeout)
+    }
+
+    /// `duration` in nanoseconds, 0 if negative, `Int.max` if longer than that.
+    private static func saturatingNanoseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0 else { return 0 }
+        let (nanoseconds, overflow) = Int(clamping: seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return .max }
+        let (total, overflowAgain) = nanoseconds.addingReportingOverflow(Int(attoseconds / 1_000_000_000))
+        return overflowAgain ? .max : total
     }
 }

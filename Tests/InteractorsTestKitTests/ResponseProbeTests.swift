@@ -78,4 +78,14 @@ import Testing
         }
         #expect(value == 9)
     }
+
+    @Test func aLongOrNegativeTimeoutIsAcceptedWithoutOverflow() throws {
+        let probe = ResponseProbe(Response(value: 2))
+        #expect(try probe.waitForValue(timeout: .seconds(Int64.max)) == 2)
+        let (pending, resolver) = Response<Int>.makePending()
+        #expect(throws: ResponseProbeError.timedOut(after: .zero)) {
+            try ResponseProbe(pending).waitForValue(timeout: .seconds(-1))
+        }
+        withExtendedLifetime(resolver) {}
+    }
 }

@@ -20,6 +20,9 @@ let package = Package(
         // A child process the signal-host tests start and send SIGTERM or SIGINT to.
         .executableTarget(name: "ServiceHostFixture", dependencies: ["Interactors"], path: "Tests/ServiceHostFixture"),
         .testTarget(name: "InteractorsTestKitTests", dependencies: ["Interactors", "InteractorsTestKit"]),
+        // Every Swift code block of the README and the DocC articles, compiled (and the tests among them run),
+        // and a test that checks each block still appears in these sources.
+        .testTarget(name: "DocumentationTests", dependencies: ["Interactors", "InteractorsTestKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -16,7 +16,7 @@ enum NetworkError: Error {
     case unreachable
 }
 
-/// A flaky backend: the first two profile requests fail, the third answers; posts answer after a short wait.
+/// A flaky backend: the first two profile requests fail (unreachable), the third answers; posts answer after a short wait.
 final class FlakyBackend: Sendable {
     private let profileRequests = LockedCount()
     private let queue = DispatchQueue(label: "backend", attributes: .concurrent)
@@ -39,7 +39,9 @@ final class FlakyBackend: Sendable {
     /// Never answers: the timeout has to give up on it.
     func slowRecommendations() -> Response<[Post]> {
         Response { resolver in
-            resolver.onCancel { print("composition: the recommendations request was cancelled by its timeout") }
+            resolver.onCancel {
+                print("composition: the recommendations request took too long; its 50 ms timeout cancelled it")
+            }
             DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(30)) { resolver.succeed([]) }
         }
     }
@@ -50,8 +52,9 @@ struct LoadDashboard: Sendable {
     let backend: FlakyBackend
 
     func callAsFunction(userID: Int) -> Response<String> {
+        let attempts = LockedCount()
         let profile = Response.retry(times: 3, delay: .milliseconds(10)) {
-            print("composition: profile attempt")
+            print("composition: fetching the profile, attempt \(attempts.next()) of at most 4 (retry(times: 3))")
             return backend.profile(id: userID).timeout(after: .seconds(1))
         }
         let posts = Response.all([backend.posts(for: userID, page: 0), backend.posts(for: userID, page: 1)])
@@ -71,18 +74,25 @@ func compositionTour() {
     print("\n== Composition: a dashboard from two use cases ==")
     let dashboard = LoadDashboard(backend: FlakyBackend())
     do {
-        print("composition: \(try dashboard(userID: 7).get(timeout: .seconds(10)))")
+        print("composition: the dashboard: \(try dashboard(userID: 7).get(timeout: .seconds(10)))")
     } catch {
         print("composition: failed with \(error)")
     }
 
+    // Cancelling flows down a composition, but only once nothing needs the work any more.
     let upstream = FlakyBackend().posts(for: 1, page: 0)
     let titles = upstream.map { $0.map(\.title) }
     let count = upstream.map(\.count)
     titles.cancel()
-    print("composition: one of two consumers cancelled; upstream cancelled = \(upstream.isCancelled)")
+    print(
+        "composition: two responses are mapped from one posts request; cancelling the first leaves the request "
+            + "running for the second: request cancelled = \(upstream.isCancelled)"
+    )
     count.cancel()
-    print("composition: both consumers cancelled; upstream cancelled = \(upstream.isCancelled)")
+    print(
+        "composition: cancelling the second too cancels the request nobody needs: "
+            + "request cancelled = \(upstream.isCancelled)"
+    )
 }
 
 /// A counter the backend's requests share.

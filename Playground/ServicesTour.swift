@@ -21,7 +21,7 @@ private final class Analytics: Service {
 /// Two services hearing a simulated lifecycle: launch, a late registrant caught up, a trip to the
 /// background, a URL, a refused event and termination.
 func servicesTour() {
-    print("Services tour")
+    print("\n== Services: app-lifetime services hearing a simulated app lifecycle ==")
     let registry = ServiceRegistry()
     registry.register(CrashReporter())
     for event in [LifecycleEvent.didFinishLaunching(["user": "guest"]), .didBecomeActive] {
@@ -35,16 +35,18 @@ func servicesTour() {
     print("send didEnterBackground")
     for failure in registry.send(.didEnterBackground) { print("  failure: \(failure)") }
     print("open tour://campaign/7")
-    print("  claimed: \((try? registry.open("tour://campaign/7")) ?? false)")
+    print(
+        "  did a service claim the URL (Analytics claims tour://campaign/...)? \((try? registry.open("tour://campaign/7")) ?? false)"
+    )
     for event in [LifecycleEvent.willEnterForeground, .didBecomeActive] {
         print("send \(event)")
         registry.send(event)
     }
 
-    print("send didFinishLaunching again")
+    print("send didFinishLaunching again: out of order, so it is refused, not delivered")
     for failure in registry.send(.didFinishLaunching([:])) { print("  refused: \(failure.error)") }
 
-    print("shut down (state: \(registry.state))")
+    print("shut down from state \(registry.state): services hear the tear-down in reverse registration order")
     registry.shutDown()
-    print("state: \(registry.state)")
+    print("state after shutting down: \(registry.state)")
 }

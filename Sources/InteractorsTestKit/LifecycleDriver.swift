@@ -1,6 +1,6 @@
 public import Interactors
 
-/// Drives a ``ServiceRegistry`` through the lifecycle a real app goes through, one named step at a time.
+/// Drives a `ServiceRegistry` through the lifecycle a real app goes through, one named step at a time.
 ///
 /// ```swift
 /// let driver = LifecycleDriver(services: [MyService()])
@@ -69,7 +69,7 @@ public struct LifecycleDriver: Sendable {
         send(.didReceiveMemoryWarning)
     }
 
-    /// Terminates the app with the tear-down events its state needs; see ``ServiceRegistry/shutDown()``.
+    /// Terminates the app with the tear-down events its state needs; see `ServiceRegistry.shutDown()`.
     @discardableResult
     public func terminate() -> [ServiceFailure] {
         registry.shutDown()

@@ -1,6 +1,6 @@
 public import Interactors
 
-/// A ``Service`` that records every event it hears, for tests.
+/// A `Service` that records every event it hears, for tests.
 ///
 /// ```swift
 /// let recorder = RecordingService()

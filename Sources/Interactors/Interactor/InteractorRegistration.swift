@@ -1,0 +1,96 @@
+import Dispatch
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The interactor an ``InteractorExecutor`` holds for one request type: ready at once, or built by a factory
+/// on first use, exactly once.
+///
+/// The factory is user code, so it never runs under the lock: the first thread marks the registration as
+/// building and runs it unlocked; threads that arrive meanwhile park on a semaphore until it is built. A
+/// factory that executes its own request type on its own thread would wait for itself: that call fails with
+/// ``InteractorFactoryCycleError`` instead of hanging.
+final class InteractorRegistration<Request: InteractorRequest>: Sendable {
+    typealias Erased = AnyInteractor<Request, Request.Output>
+
+    private enum State {
+        case ready(Erased)
+        case unbuilt(@Sendable () -> Erased)
+        case building(builder: pthread_t, waiters: [DispatchSemaphore])
+    }
+
+    private enum Next {
+        case use(Erased)
+        case build(@Sendable () -> Erased)
+        case wait(DispatchSemaphore)
+        case cycle
+    }
+
+    private let state: LockedBox<State>
+
+    /// A registration of an interactor that is ready.
+    init(_ interactor: Erased) {
+        state = LockedBox(.ready(interactor))
+    }
+
+    /// A registration whose interactor `factory` builds on first use.
+    init(factory: @escaping @Sendable () -> Erased) {
+        state = LockedBox(.unbuilt(factory))
+    }
+
+    /// Executes `request` on the interactor, building it first if this is the first use.
+    func execute(_ request: Request) -> Response<Request.Output> {
+        switch interactor() {
+        case .success(let interactor): interactor.execute(request)
+        case .failure(let error): Response(error: error)
+        }
+    }
+
+    /// The interactor, once built; a cycle error if the calling thread is the one building it.
+    private func interactor() -> Result<Erased, InteractorFactoryCycleError> {
+        while true {
+            let me = pthread_self()
+            let next = state.withLock { state -> Next in
+                switch state {
+                case .ready(let interactor):
+                    return .use(interactor)
+                case .unbuilt(let factory):
+                    state = .building(builder: me, waiters: [])
+                    return .build(factory)
+                case .building(let builder, var waiters):
+                    if pthread_equal(builder, me) != 0 { return .cycle }
+                    let waiter = DispatchSemaphore(value: 0)
+                    waiters.append(waiter)
+                    state = .building(builder: builder, waiters: waiters)
+                    return .wait(waiter)
+                }
+            }
+            switch next {
+            case .use(let interactor):
+                return .success(interactor)
+            case .build(let factory):
+                return .success(build(with: factory))
+            case .wait(let waiter):
+                waiter.wait()  // signalled as soon as the builder stores the interactor; then look again
+            case .cycle:
+                return .failure(InteractorFactoryCycleError(Request.self))
+            }
+        }
+    }
+
+    private func build(with factory: @Sendable () -> Erased) -> Erased {
+        let built = factory()
+        let waiters = state.withLock { state -> [DispatchSemaphore] in
+            defer { state = .ready(built) }
+            if case .building(_, let waiters) = state { return waiters }
+            return []
+        }
+        for waiter in waiters { waiter.signal() }
+        return built
+    }
+}

@@ -1,0 +1,141 @@
+import Dispatch
+import Interactors
+import InteractorsTestKit
+import Testing
+
+// The code blocks of Sources/Interactors/Interactors.docc/WritingAndTestingInteractors.md, in order, with the
+// stand-ins they need. Inside a private namespace so the names do not clash with other articles' snippets.
+
+@Suite private struct WritingAndTestingInteractorsSnippets {
+    // MARK: Stand-ins
+
+    struct User: Sendable { let name: String }
+    struct Profile: Sendable { let name: String }
+    struct Cart: Sendable { let total: Int }
+    struct Receipt: Sendable { let total: Int }
+
+    final class AuthService: Sendable {
+        func logIn(_ username: String, _ password: String) throws -> User { User(name: username) }
+    }
+
+    final class ProfileAPI: Sendable {
+        func profile(id: Int) async throws -> Profile { Profile(name: "user \(id)") }
+    }
+
+    struct ProfileRequest: InteractorRequest {
+        typealias Output = Profile
+        let userID: Int
+    }
+
+    struct LogoutRequest: InteractorRequest {
+        typealias Output = Void
+    }
+
+    struct SaveDraftRequest: InteractorRequest {
+        typealias Output = Bool
+        let text: String
+    }
+
+    struct CheckoutRequest: InteractorRequest {
+        typealias Output = Receipt
+        let userID: Int
+    }
+
+    struct CartRequest: InteractorRequest {
+        typealias Output = Cart
+        let userID: Int
+    }
+
+    let auth = AuthService()
+
+    func greet(_ user: User) {}
+
+    // MARK: Write an interactor
+
+    struct LoginRequest: InteractorRequest {
+        typealias Output = User
+        let username: String
+        let password: String
+    }
+
+    struct LoginInteractor: Interactor {
+        let auth: AuthService
+        let queue: any CallbackQueue
+
+        func execute(_ request: LoginRequest) -> Response<User> {
+            Response(on: queue) { try auth.logIn(request.username, request.password) }
+        }
+    }
+
+    struct LoadProfile: Interactor {
+        let api: ProfileAPI
+
+        func execute(_ request: ProfileRequest) -> Response<Profile> {
+            Response { try await api.profile(id: request.userID) }
+        }
+    }
+
+    // MARK: Run requests through an executor
+
+    func runRequestsThroughAnExecutor() {
+        let executor = InteractorExecutor()
+        executor.register(LoginInteractor(auth: auth, queue: DispatchQueue.global()))
+        executor.register(ProfileRequest.self) { LoadProfile(api: ProfileAPI()) }  // built once, on first use
+
+        let login: Response<User> = executor.execute(LoginRequest(username: "ada", password: "secret"))
+        login.onCompletion(on: .main) { user in greet(user) }
+
+        let logout = executor.execute(LogoutRequest())
+        if let error = logout.error as? UnregisteredRequestError {
+            print(error.requestType)  // "MyApp.LogoutRequest"
+        }
+
+        // MARK: Choose where the work runs
+
+        let database = DispatchQueue(label: "database")
+        let saved = executor.execute(SaveDraftRequest(text: "hello"), on: database)
+
+        _ = saved
+    }
+
+    // MARK: Compose use cases without deadlocks
+
+    struct CheckoutInteractor: Interactor {
+        let executor: InteractorExecutor
+        let queue: DispatchQueue  // the same serial queue the cart interactor runs on
+
+        func execute(_ request: CheckoutRequest) -> Response<Receipt> {
+            Response(on: queue) {
+                let cart = try executor.execute(CartRequest(userID: request.userID)).get()
+                return Receipt(total: cart.total)
+            }
+        }
+    }
+
+    // MARK: Test with a spy and a probe
+
+    @Test func checkoutTotalsTheCart() throws {
+        let cart = InteractorSpy<CartRequest, Cart>()
+        cart.answer(with: Cart(total: 42))
+        let executor = InteractorExecutor()
+        executor.register(cart)
+        let checkout = CheckoutInteractor(executor: executor, queue: DispatchQueue(label: "checkout"))
+
+        let probe = ResponseProbe(checkout.execute(CheckoutRequest(userID: 7)))
+        #expect(try probe.waitForValue(timeout: .seconds(5)).total == 42)
+        #expect(probe.deliveries == 1)
+        #expect(cart.requests.map(\.userID) == [7])
+    }
+
+    @Test func loginWaitsForTheServer() throws {
+        let login = InteractorSpy<LoginRequest, User>()
+        let executor = InteractorExecutor()
+        executor.register(login)
+
+        let probe = ResponseProbe(executor.execute(LoginRequest(username: "ada", password: "secret")))
+        #expect(login.pendingCount == 1)  // no answer queued: the call waits for the test
+        #expect(!probe.isDone)
+        login.settleNext(with: .success(User(name: "ada")))
+        #expect(probe.value?.name == "ada")
+    }
+}

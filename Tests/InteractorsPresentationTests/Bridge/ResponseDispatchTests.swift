@@ -94,7 +94,11 @@ private func action(for outcome: Result<Int, any Error>) -> Action {
     }
 
     @Test func anInteractorReturnsAResponseAndFeedsAPresenter() throws {
-        let presenter = Presenter(store: Store(Log(), queue: .immediate), translator: LogTranslator<Action>(), queue: .immediate)
+        let presenter = Presenter(
+            store: Store(Log(), queue: .immediate),
+            translator: LogTranslator<Action>(),
+            queue: .immediate
+        )
         let dispatcher = presenter.asDispatcher()
         let response = Response(on: DispatchQueue(label: "work")) { 7 }
             .dispatch(to: dispatcher, loading: .loading, action(for:))

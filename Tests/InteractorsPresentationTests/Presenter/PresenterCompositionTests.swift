@@ -49,7 +49,11 @@ private struct CartInteractor {
 
 @Suite struct PresenterCompositionTests {
     @Test func onePresenterServesTwoInteractorsWithDifferentActionTypes() {
-        let presenter = Presenter(store: Store(Screen(), queue: .immediate), translator: ScreenTranslator(), queue: .immediate)
+        let presenter = Presenter(
+            store: Store(Screen(), queue: .immediate),
+            translator: ScreenTranslator(),
+            queue: .immediate
+        )
         let screen = presenter.asDispatcher()
         let profile = ProfileInteractor(dispatcher: screen.map { .profile($0) })
         let cart = CartInteractor(dispatcher: screen.map { .cart($0) })

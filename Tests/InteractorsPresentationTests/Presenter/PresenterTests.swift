@@ -18,11 +18,11 @@ private struct Numbered: Sendable {
 
 /// Checks per-sender order, and counts how many translations run at once.
 private struct TallyTranslator: Translator {
-    let inside = LockedBox((now: 0, most: 0))
+    let overlap = Overlap()
 
     func translate(_ action: Numbered, state: inout Tally) {
-        inside.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
-        defer { inside.withLock { $0.now -= 1 } }
+        overlap.enter()
+        defer { overlap.leave() }
         if action.index != state.lastIndex[action.sender] + 1 { state.outOfOrder += 1 }
         state.lastIndex[action.sender] = action.index
         state.total += 1
@@ -59,7 +59,7 @@ private struct TallyTranslator: Translator {
         #expect(store.state.total == 3_000)
         #expect(store.state.outOfOrder == 0)
         #expect(store.state.lastIndex == [999, 999, 999])
-        #expect(translator.inside.withLock { $0.most } == 1)
+        #expect(translator.overlap.most == 1)
         observation.cancel()
     }
 

@@ -49,12 +49,12 @@ import Testing
         let queue = DispatchQueue(label: "concurrent", attributes: .concurrent)
         let store = Store([Int](), queue: queue)
         let heard = Recorder<[Int]>()
-        let inside = LockedBox((now: 0, most: 0))
+        let overlap = Overlap()
         let done = Gate()
         let observation = store.observe { state in
-            inside.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+            overlap.enter()
             heard.record(state)
-            inside.withLock { $0.now -= 1 }
+            overlap.leave()
             if state.count == 900 { done.open() }
         }
         onThreads(3) { sender in
@@ -64,7 +64,7 @@ import Testing
         let states = heard.elements
         #expect(states.map(\.count) == Array(0...900))  // every change once, in order
         #expect(states.last == store.state)
-        #expect(inside.withLock { $0.most } == 1)  // never two at once
+        #expect(overlap.most == 1)  // never two at once
         observation.cancel()
     }
 

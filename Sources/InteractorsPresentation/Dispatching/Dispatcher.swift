@@ -18,6 +18,7 @@ public protocol Dispatcher<Action>: Sendable {
     /// What this dispatcher accepts.
     associatedtype Action: Sendable
 
-    /// Sends `action` on. Callable from any thread, and it returns without waiting for the action to be handled.
+    /// Sends `action` on. Callable from any thread. Whether the action is handled before this returns is the
+    /// dispatcher's choice: a ``Presenter`` on `.immediate` translates it at once, on any other queue later.
     func dispatch(_ action: Action)
 }

@@ -15,7 +15,15 @@ import Interactors
 /// ``cancel()`` stops the observer, drops the states queued for it but not yet told, and releases its closure;
 /// releasing the observation cancels it. An observation does not keep its store alive: when the store is
 /// released, its observers hear the states already queued for them and their closures are released.
-public final class StoreObservation: Sendable {
+///
+/// Observations are compared by identity, so a screen with several can keep them in a set:
+///
+/// ```swift
+/// private var observations: Set<StoreObservation> = []
+///
+/// store.observe(on: .main) { screen in render(screen) }.store(in: &observations)
+/// ```
+public final class StoreObservation: Sendable, Hashable {
     private let cancellation: LockedBox<(@Sendable () -> Void)?>
 
     init(cancel: @escaping @Sendable () -> Void) {
@@ -39,5 +47,21 @@ public final class StoreObservation: Sendable {
     /// Whether ``cancel()`` has been called.
     public var isCancelled: Bool {
         cancellation.withLock { $0 == nil }
+    }
+
+    /// Keeps this observation in `observations`, where it lives, and observes, until removed or the set is
+    /// released.
+    public func store(in observations: inout Set<StoreObservation>) {
+        observations.insert(self)
+    }
+
+    /// Whether `lhs` and `rhs` are the same observation.
+    public static func == (lhs: StoreObservation, rhs: StoreObservation) -> Bool {
+        lhs === rhs
+    }
+
+    /// Hashes the observation's identity.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(self))
     }
 }

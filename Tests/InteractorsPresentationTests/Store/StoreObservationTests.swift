@@ -95,4 +95,17 @@ import Testing
         #expect(weak.object == nil)
         observation.cancel()
     }
+
+    @Test func observationKeptInASetObservesUntilTheSetIsEmptied() {
+        let store = Store(0, queue: .immediate)
+        let heard = Recorder<Int>()
+        var observations: Set<StoreObservation> = []
+        store.observe { heard.record($0) }.store(in: &observations)
+        store.observe { heard.record($0 + 100) }.store(in: &observations)
+        #expect(observations.count == 2)
+        store.update { $0 = 1 }
+        observations.removeAll()
+        store.update { $0 = 2 }
+        #expect(heard.elements.sorted() == [0, 1, 100, 101])
+    }
 }

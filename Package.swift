@@ -8,11 +8,17 @@ let package = Package(
     products: [
         .library(name: "Interactors", targets: ["Interactors"]),
         .library(name: "InteractorsTestKit", targets: ["InteractorsTestKit"]),
+        .library(name: "InteractorsPresentation", targets: ["InteractorsPresentation"]),
     ],
     targets: [
         .target(name: "Interactors"),
         .target(name: "InteractorsTestKit", dependencies: ["Interactors"]),
-        .executableTarget(name: "Playground", dependencies: ["Interactors"], path: "Playground"),
+        .target(name: "InteractorsPresentation", dependencies: ["Interactors"]),
+        .executableTarget(
+            name: "Playground",
+            dependencies: ["Interactors", "InteractorsPresentation"],
+            path: "Playground"
+        ),
         .testTarget(
             name: "InteractorsTests",
             dependencies: ["Interactors", "InteractorsTestKit", "ServiceHostFixture"]
@@ -20,9 +26,16 @@ let package = Package(
         // A child process the signal-host tests start and send SIGTERM or SIGINT to.
         .executableTarget(name: "ServiceHostFixture", dependencies: ["Interactors"], path: "Tests/ServiceHostFixture"),
         .testTarget(name: "InteractorsTestKitTests", dependencies: ["Interactors", "InteractorsTestKit"]),
+        .testTarget(
+            name: "InteractorsPresentationTests",
+            dependencies: ["Interactors", "InteractorsPresentation", "InteractorsTestKit"]
+        ),
         // Every Swift code block of the README and the DocC articles, compiled (and the tests among them run),
         // and a test that checks each block still appears in these sources.
-        .testTarget(name: "DocumentationTests", dependencies: ["Interactors", "InteractorsTestKit"]),
+        .testTarget(
+            name: "DocumentationTests",
+            dependencies: ["Interactors", "InteractorsTestKit", "InteractorsPresentation"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

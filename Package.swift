@@ -8,11 +8,13 @@ let package = Package(
     products: [
         .library(name: "Interactors", targets: ["Interactors"]),
         .library(name: "InteractorsTestKit", targets: ["InteractorsTestKit"]),
+        .library(name: "InteractorsData", targets: ["InteractorsData"]),
     ],
     targets: [
         .target(name: "Interactors"),
         .target(name: "InteractorsTestKit", dependencies: ["Interactors"]),
-        .executableTarget(name: "Playground", dependencies: ["Interactors"], path: "Playground"),
+        .target(name: "InteractorsData", dependencies: ["Interactors"]),
+        .executableTarget(name: "Playground", dependencies: ["Interactors", "InteractorsData"], path: "Playground"),
         .testTarget(
             name: "InteractorsTests",
             dependencies: ["Interactors", "InteractorsTestKit", "ServiceHostFixture"]
@@ -20,6 +22,14 @@ let package = Package(
         // A child process the signal-host tests start and send SIGTERM or SIGINT to.
         .executableTarget(name: "ServiceHostFixture", dependencies: ["Interactors"], path: "Tests/ServiceHostFixture"),
         .testTarget(name: "InteractorsTestKitTests", dependencies: ["Interactors", "InteractorsTestKit"]),
+        // The data-layer tests start a python3 REST server (Fixtures/rest_server.py) and a child process that
+        // opens the same file store (DataStoreFixture).
+        .testTarget(
+            name: "InteractorsDataTests",
+            dependencies: ["Interactors", "InteractorsData", "DataStoreFixture"],
+            exclude: ["Fixtures"]
+        ),
+        .executableTarget(name: "DataStoreFixture", dependencies: ["InteractorsData"], path: "Tests/DataStoreFixture"),
     ],
     swiftLanguageModes: [.v6]
 )

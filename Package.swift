@@ -26,7 +26,7 @@ let package = Package(
         // opens the same file store (DataStoreFixture).
         .testTarget(
             name: "InteractorsDataTests",
-            dependencies: ["Interactors", "InteractorsData", "DataStoreFixture"],
+            dependencies: ["Interactors", "InteractorsData", "InteractorsTestKit", "DataStoreFixture"],
             exclude: ["Fixtures"]
         ),
         .executableTarget(name: "DataStoreFixture", dependencies: ["InteractorsData"], path: "Tests/DataStoreFixture"),

@@ -1,38 +1,85 @@
+import Dispatch
 import Foundation
+import Interactors
 
-/// The file behind a ``FileDataSource``: reads it, caches what it read, and writes it atomically.
+/// The file behind a ``FileDataSource``: a queue of operations, applied in call order, with the writes that
+/// queued up meanwhile committed together in one atomic write (group commit).
 ///
-/// Every read-modify-write runs under `lock`, so writes from many threads lose nothing. The lock is an `NSLock`
-/// rather than the library's spin lock because it is held across file I/O and `fsync`; waiters should sleep.
-/// The cached collection is reused only while the file is the one last read or written (same inode, size and
-/// modification date), so another process's write, or a file damaged on disk, is noticed.
+/// Why a pipeline rather than a lock around each operation: every write rewrites the whole file and syncs it, so
+/// eight threads putting at once would write it eight times; here they share one write, and none of them returns
+/// before it is on disk. Operations are applied strictly in the order they were called, so a `get` called after
+/// a `put` sees it, even if nobody waited for the `put`.
+///
+/// The collection read from the file is cached and reused only while the file is the one last read or written
+/// (same inode, size and modification date), so another process's write, or a file damaged on disk, is noticed.
 final class FileStore<Value: Codable & Identifiable & Sendable>: @unchecked Sendable where Value.ID: Sendable {
-    // @unchecked Sendable: `cached` is read and written only while `lock` is held.
+    // @unchecked Sendable: `cached` is read and written only by `commit`, which runs on the serial `queue`;
+    // `pending` is guarded by its own lock.
     let url: URL
     let name: String
-    private let lock = NSLock()
+    private let queue: DispatchQueue
+    private let pending = LockedBox([PendingOperation<Value>]())
     private var cached: (identity: FileIdentity, collection: ValueCollection<Value>)?
 
     init(url: URL) {
         self.url = url
         self.name = "FileDataSource at \(url.path)"
+        self.queue = DispatchQueue(label: "InteractorsData.FileDataSource \(url.lastPathComponent)")
     }
 
-    /// Runs `body` on the stored collection, without writing.
-    func read<T>(_ body: (ValueCollection<Value>) throws -> T) throws -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(try load())
+    /// Answers with what `body` reads from the collection, in call order with the other operations.
+    func read<T: Sendable>(_ body: @escaping @Sendable (ValueCollection<Value>) throws -> T) -> Response<T> {
+        enqueue(isWrite: false) { collection in try body(collection) }
     }
 
-    /// Runs `body` on the stored collection and writes the result back, atomically.
-    func write<T>(_ body: (inout ValueCollection<Value>) throws -> T) throws -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        var collection = try load()
-        let result = try body(&collection)
-        try save(collection)
-        return result
+    /// Applies `body` to the collection and answers once the result is on disk. If `body` throws, the collection
+    /// is left as it was.
+    func write<T: Sendable>(_ body: @escaping @Sendable (inout ValueCollection<Value>) throws -> T) -> Response<T> {
+        enqueue(isWrite: true, body)
+    }
+
+    private func enqueue<T: Sendable>(
+        isWrite: Bool,
+        _ body: @escaping @Sendable (inout ValueCollection<Value>) throws -> T
+    ) -> Response<T> {
+        let (response, resolver) = Response<T>.makePending()
+        pending.withLock { $0.append(PendingOperation(isWrite: isWrite, body: body, resolver: resolver)) }
+        queue.async { self.commit() }
+        return response
+    }
+
+    /// Applies every pending operation in order, writes the file once if any write succeeded, then answers.
+    private func commit() {
+        let operations = pending.withLock { pending in
+            defer { pending.removeAll() }
+            return pending
+        }
+        guard !operations.isEmpty else { return }
+        var collection: ValueCollection<Value>
+        do {
+            collection = try load()
+        } catch {
+            for operation in operations { operation.fail(error) }
+            return
+        }
+        var outcomes: [PendingOutcome] = []
+        var firstWrite: Int?
+        for operation in operations where !operation.isCancelled() {
+            let outcome = operation.apply(to: &collection)
+            if operation.isWrite, outcome.succeeded, firstWrite == nil { firstWrite = outcomes.count }
+            outcomes.append(outcome)
+        }
+        if let firstWrite {
+            do {
+                try save(collection)
+            } catch {
+                // Nothing from the first write on reached the disk, and the reads after it saw unsaved values.
+                for outcome in outcomes[..<firstWrite] { outcome.deliver() }
+                for outcome in outcomes[firstWrite...] { outcome.fail(error) }
+                return
+            }
+        }
+        for outcome in outcomes { outcome.deliver() }
     }
 
     private func load() throws(DataError) -> ValueCollection<Value> {
@@ -80,31 +127,5 @@ final class FileStore<Value: Codable & Identifiable & Sendable>: @unchecked Send
         cached = nil
         try AtomicFile.write(data, to: url)
         if let identity = try? FileIdentity(url) { cached = (identity, collection) }
-    }
-}
-
-/// What tells one version of a file from another without reading it.
-struct FileIdentity: Equatable {
-    let inode: UInt64
-    let size: UInt64
-    let modified: Date
-
-    /// The file's identity; `nil` if there is no file. A file that exists but cannot be examined is an error, not
-    /// an empty collection: treating it as empty would overwrite it on the next write.
-    init?(_ url: URL) throws(DataError) {
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        let attributes: [FileAttributeKey: Any]
-        do {
-            attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-        } catch {
-            throw DataError(code: .storageFailed, message: "cannot examine \(url.path)", underlying: error)
-        }
-        guard let inode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value,
-            let size = (attributes[.size] as? NSNumber)?.uint64Value,
-            let modified = attributes[.modificationDate] as? Date
-        else { throw DataError(code: .storageFailed, message: "cannot examine \(url.path)") }
-        self.inode = inode
-        self.size = size
-        self.modified = modified
     }
 }

@@ -14,6 +14,19 @@ import Testing
         #expect(try reopened.getAll(AllObjectsQuery()).get() == [ada, grace])
     }
 
+    @Test func operationsApplyInCallOrderWithoutWaitingForEachOther() throws {
+        let directory = try TemporaryDirectory()
+        let source = FileDataSource<Note>(fileURL: directory.file("notes.json"))
+        let first = source.put(ada)
+        let removal = source.delete(IdQuery("ada"))
+        let second = source.putAll([grace, alan])
+        let seen = source.getAll(AllObjectsQuery())
+        #expect(try seen.get() == [grace, alan])
+        #expect(try first.get() == ada)
+        try removal.get()
+        #expect(try second.get() == [grace, alan])
+    }
+
     @Test func aChildProcessReadsBackWhatWasWritten() throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("notes.json")

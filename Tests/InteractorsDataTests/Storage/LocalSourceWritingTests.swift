@@ -62,7 +62,7 @@ import Testing
         let local = try kind.make()
         let source = local.source
         let failures = LockedBox([any Error]())
-        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+        onThreads(8) { thread in
             for index in 0..<200 {
                 do {
                     _ = try source.put(Note(id: "\(thread)-\(index)", text: "t\(thread)")).get()

@@ -14,6 +14,7 @@ Routes (collections live in memory):
   POST   /<collection>             stores the object under its "id"; 201 with the object
   DELETE /<collection>/<id>        204 ("quiet..." collections: 200, empty), or 404 if absent
   DELETE /<collection>             empties the collection; 204
+  *      /gone[/...]               answers 404 to every method
   GET    /status/<code>            answers <code> with the body "server says <code>"
   GET    /malformed                answers 200 with a truncated JSON body
   GET    /slow                     prints "slow started", then waits for the client to hang up and prints
@@ -91,6 +92,9 @@ class Handler(BaseHTTPRequestHandler):
         parts = self.parts()
         if parts and parts[0] == "echo":
             return self.echo()
+        if parts and parts[0] == "gone":
+            self.body()
+            return self.answer(404, b"gone", "text/plain")
         if len(parts) == 2 and parts[0] == "status":
             code = int(parts[1])
             return self.answer(code, ("server says %d" % code).encode(), "text/plain")
@@ -109,6 +113,9 @@ class Handler(BaseHTTPRequestHandler):
         parts = self.parts()
         if parts and parts[0] == "echo":
             return self.echo()
+        if parts and parts[0] == "gone":
+            self.body()
+            return self.answer(404, b"gone", "text/plain")
         body = self.body()
         if len(parts) != 2:
             return self.answer(405, b"PUT needs /<collection>/<id>", "text/plain")
@@ -130,6 +137,9 @@ class Handler(BaseHTTPRequestHandler):
         parts = self.parts()
         if parts and parts[0] == "echo":
             return self.echo()
+        if parts and parts[0] == "gone":
+            self.body()
+            return self.answer(404, b"gone", "text/plain")
         value = json.loads(self.body() or b"null")
         if len(parts) != 1 or not isinstance(value, dict) or "id" not in value:
             return self.answer(400, b"POST needs /<collection> and an object with an id", "text/plain")
@@ -137,10 +147,20 @@ class Handler(BaseHTTPRequestHandler):
             collections.setdefault(parts[0], {})[str(value["id"])] = value
         self.answer_json(201, value)
 
+    def do_PATCH(self):
+        parts = self.parts()
+        if parts and parts[0] == "echo":
+            return self.echo()
+        self.body()
+        self.answer(405, b"PATCH is for /echo only", "text/plain")
+
     def do_DELETE(self):
         parts = self.parts()
         if parts and parts[0] == "echo":
             return self.echo()
+        if parts and parts[0] == "gone":
+            self.body()
+            return self.answer(404, b"gone", "text/plain")
         with lock:
             if len(parts) == 1:
                 collections.pop(parts[0], None)

@@ -68,7 +68,9 @@ final class ChildProcess: Sendable {
 
     /// Waits for the child to exit by itself; false if the guard ran out.
     func waitForExit(guardSeconds: Double = 30) -> Bool {
-        exited.wait(timeout: .now() + guardSeconds) == .success
+        guard exited.wait(timeout: .now() + guardSeconds) == .success else { return false }
+        exited.signal()  // so that later waits, a second stop() among them, return at once too
+        return true
     }
 
     /// Kills the child at once (SIGKILL) and waits for it.

@@ -18,7 +18,7 @@ import FoundationNetworking
 /// | `get(IdQuery(id))`, `getAll(IdQuery(id))` | `GET path/{id}` |
 /// | `getAll(IdsQuery(ids))` | `GET path/{id}` per id; those found, in query order |
 /// | `put(value)` | `PUT path/{id}` with the value as JSON |
-/// | `putAll(values)` | one `PUT` per value |
+/// | `putAll(values)` | one `PUT` per value, in order |
 /// | `delete(IdQuery(id))` | `DELETE path/{id}` (200 or 204) |
 /// | `deleteAll(AllObjectsQuery())` | `DELETE path` |
 /// | `deleteAll(IdsQuery(ids))` | one `DELETE path/{id}` per id |
@@ -84,9 +84,12 @@ where Value.ID: Sendable {
         return send(endpoint, for: IdQuery(value.id))
     }
 
-    /// One `PUT` per value; answers with the stored values, in order.
+    /// One `PUT` per value, each sent once the one before has succeeded, so the server stores them in order;
+    /// answers with the stored values. The first failure fails the response and the rest are not sent.
     public func putAll(_ values: [Value]) -> Response<[Value]> {
-        Response<[Value]>.all(values.map(put))
+        values.reduce(Response(value: [])) { previous, value in
+            previous.flatMap { stored in put(value).map { stored + [$0] } }
+        }
     }
 
     /// `DELETE path/{id}` for an ``IdQuery``.

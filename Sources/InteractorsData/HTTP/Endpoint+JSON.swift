@@ -17,12 +17,14 @@ extension Endpoint where Output: Decodable {
     }
 
     /// `POST path` with `body` as JSON, decoding the answer as JSON. Throws if `body` cannot be encoded.
-    public static func post(_ path: String, body: some Encodable, as type: Output.Type = Output.self) throws -> Endpoint {
+    public static func post(_ path: String, body: some Encodable, as type: Output.Type = Output.self) throws -> Endpoint
+    {
         try Endpoint(method: .post, path: path, headers: jsonHeaders, body: encodeJSON(body), decode: decodeJSON)
     }
 
     /// `PUT path` with `body` as JSON, decoding the answer as JSON. Throws if `body` cannot be encoded.
-    public static func put(_ path: String, body: some Encodable, as type: Output.Type = Output.self) throws -> Endpoint {
+    public static func put(_ path: String, body: some Encodable, as type: Output.Type = Output.self) throws -> Endpoint
+    {
         try Endpoint(method: .put, path: path, headers: jsonHeaders, body: encodeJSON(body), decode: decodeJSON)
     }
 

@@ -59,7 +59,8 @@ public final class HTTPClient: Sendable {
             } catch {
                 throw DataError(
                     code: .mappingFailed,
-                    message: "cannot read the answer to \(request.httpMethod ?? "") \(request.url?.absoluteString ?? "") "
+                    message:
+                        "cannot read the answer to \(request.httpMethod ?? "") \(request.url?.absoluteString ?? "") "
                         + "as \(Output.self): \(String(decoding: data, as: UTF8.self))",
                     underlying: error
                 )

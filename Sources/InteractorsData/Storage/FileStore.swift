@@ -104,7 +104,8 @@ final class FileStore<Value: Codable & Identifiable & Sendable>: @unchecked Send
                 underlying: error
             )
         }
-        guard stored.format == StoredCollection<Value>.formatName, stored.version == StoredCollection<Value>.currentVersion
+        guard stored.format == StoredCollection<Value>.formatName,
+            stored.version == StoredCollection<Value>.currentVersion
         else {
             throw DataError(
                 code: .corruptStore,
@@ -122,7 +123,11 @@ final class FileStore<Value: Codable & Identifiable & Sendable>: @unchecked Send
         do {
             data = try JSONEncoder().encode(StoredCollection(values: collection.values))
         } catch {
-            throw DataError(code: .mappingFailed, message: "cannot encode \(Value.self) for \(url.path)", underlying: error)
+            throw DataError(
+                code: .mappingFailed,
+                message: "cannot encode \(Value.self) for \(url.path)",
+                underlying: error
+            )
         }
         cached = nil
         try AtomicFile.write(data, to: url)

@@ -1,5 +1,5 @@
-public import Interactors
 import Dispatch
+public import Interactors
 
 /// A thread-safe collection in memory: a cache, a test double with real behaviour, a scratch store.
 ///

@@ -19,9 +19,17 @@ struct PendingOperation<Value: Identifiable>: Sendable {
             do {
                 let value = try body(&attempt)
                 collection = attempt
-                return PendingOutcome(succeeded: true, deliver: { resolver.succeed(value) }, fail: { resolver.fail($0) })
+                return PendingOutcome(
+                    succeeded: true,
+                    deliver: { resolver.succeed(value) },
+                    fail: { resolver.fail($0) }
+                )
             } catch {
-                return PendingOutcome(succeeded: false, deliver: { resolver.fail(error) }, fail: { _ in resolver.fail(error) })
+                return PendingOutcome(
+                    succeeded: false,
+                    deliver: { resolver.fail(error) },
+                    fail: { _ in resolver.fail(error) }
+                )
             }
         }
         self.fail = { resolver.fail($0) }

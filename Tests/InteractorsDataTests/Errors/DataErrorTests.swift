@@ -23,9 +23,11 @@ import Testing
     @Test func codesAreDistinctAndNamed() {
         let codes: [DataError.Code] = [.notFound, .queryNotSupported, .mappingFailed, .corruptStore, .storageFailed]
         #expect(Set(codes).count == codes.count)
-        #expect(codes.map(\.description) == [
-            "notFound", "queryNotSupported", "mappingFailed", "corruptStore", "storageFailed",
-        ])
+        #expect(
+            codes.map(\.description) == [
+                "notFound", "queryNotSupported", "mappingFailed", "corruptStore", "storageFailed",
+            ]
+        )
     }
 
     @Test func httpErrorCarriesStatusAndBody() {

@@ -56,7 +56,9 @@ import FoundationNetworking
         let echo = try client.send(.put("echo", body: ["key": "value"], as: Echo.self)).get()
         #expect(echo.headers["content-type"] == "application/json")
         #expect(echo.body == #"{"key":"value"}"#)
-        #expect(try client.send(.post("echo", body: [1], as: Echo.self)).get().headers["content-type"] == "application/json")
+        #expect(
+            try client.send(.post("echo", body: [1], as: Echo.self)).get().headers["content-type"] == "application/json"
+        )
     }
 
     @Test func aStatusOutside2xxFailsWithHTTPErrorCarryingTheBody() throws {

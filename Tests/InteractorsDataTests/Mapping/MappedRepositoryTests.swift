@@ -17,7 +17,8 @@ import Testing
     }
 
     @Test func readsMapDTOsToEntities() throws {
-        _ = try dtos.putAll([NoteDTO(id: "ada", body: "Analytical engine"), NoteDTO(id: "grace", body: "Compilers")]).get()
+        _ = try dtos.putAll([NoteDTO(id: "ada", body: "Analytical engine"), NoteDTO(id: "grace", body: "Compilers")])
+            .get()
         #expect(try repository().get(IdQuery("ada")).get() == ada)
         #expect(try repository().getAll(AllObjectsQuery()).get() == [ada, grace])
         #expect(try repository().getAll(IdsQuery(["grace"])).get() == [grace])
@@ -39,7 +40,8 @@ import Testing
     }
 
     @Test func aFilterOnEntitiesIsAppliedToTheMappedDTOs() throws {
-        _ = try dtos.putAll([NoteDTO(id: "ada", body: "Analytical engine"), NoteDTO(id: "grace", body: "Compilers")]).get()
+        _ = try dtos.putAll([NoteDTO(id: "ada", body: "Analytical engine"), NoteDTO(id: "grace", body: "Compilers")])
+            .get()
         let compilers = FilterQuery<Note> { $0.text == "Compilers" }
         #expect(try repository().getAll(compilers).get() == [grace])
         try repository().deleteAll(compilers).get()

@@ -72,7 +72,8 @@ import Testing
         let stored = try Data(contentsOf: url)
         // What a writer killed before its rename leaves: a half-written temporary file next to the store.
         let leftover = directory.file("notes.json.4A1B-killed.tmp")
-        try Data(#"{"format":"InteractorsData.FileDataSource","version":1,"values":[{"id":"ad"#.utf8).write(to: leftover)
+        let halfWritten = #"{"format":"InteractorsData.FileDataSource","version":1,"values":[{"id":"ad"#
+        try Data(halfWritten.utf8).write(to: leftover)
 
         let reopened = FileDataSource<Note>(fileURL: url)
         #expect(try reopened.getAll(AllObjectsQuery()).get() == [ada, grace])

@@ -1,7 +1,7 @@
-import Testing
 import Foundation
 import Interactors
 import InteractorsData
+import Testing
 
 /// The two local sources, so each behaviour they share is tested on both.
 enum LocalSourceKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
@@ -17,7 +17,10 @@ enum LocalSourceKind: String, CaseIterable, Sendable, CustomTestStringConvertibl
             return LocalSource(source: InMemoryDataSource<Note>(), directory: nil)
         case .file:
             let directory = try TemporaryDirectory()
-            return LocalSource(source: FileDataSource<Note>(fileURL: directory.file("notes.json")), directory: directory)
+            return LocalSource(
+                source: FileDataSource<Note>(fileURL: directory.file("notes.json")),
+                directory: directory
+            )
         }
     }
 }

@@ -1,6 +1,6 @@
 public import Interactors
 
-/// A source that deletes values. Every method starts its work at once and returns a ``Response``.
+/// A source that deletes values. Every method starts its work at once and returns a `Response`.
 ///
 /// Deleting an id a local store does not hold succeeds: a cache may never have held it. A remote source answers
 /// as its server does.

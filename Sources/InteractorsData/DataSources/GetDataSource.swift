@@ -1,6 +1,6 @@
 public import Interactors
 
-/// A source that reads values. Every method starts its work at once and returns a ``Response``.
+/// A source that reads values. Every method starts its work at once and returns a `Response`.
 ///
 /// - `get` answers with one value, or fails with ``DataError/Code/notFound`` when nothing matches.
 /// - `getAll` answers with every match, `[]` when there is none; for an ``IdsQuery``, those found, in the

@@ -9,7 +9,7 @@ public import Interactors
 /// let pinned = try cache.getAll(FilterQuery<Note> { $0.isPinned }).get()
 /// ```
 ///
-/// Every operation runs at once on the calling thread and returns a settled ``Response``. It answers
+/// Every operation runs at once on the calling thread and returns a settled `Response`. It answers
 /// ``IdQuery``, ``IdsQuery``, ``AllObjectsQuery`` and ``FilterQuery`` (see ``GetDataSource`` for what each
 /// method answers), and keeps values in the order they were first stored.
 public final class InMemoryDataSource<Value: Identifiable & Sendable>: GetDataSource, PutDataSource, DeleteDataSource

@@ -1,7 +1,7 @@
 import Interactors
 
 /// An operation waiting in a ``FileStore``'s queue, with the resolver of the response it answers.
-struct PendingOperation<Value: Identifiable>: Sendable {
+struct PendingOperation<Value: Identifiable & Sendable>: Sendable {
     let isWrite: Bool
     private let run: @Sendable (inout ValueCollection<Value>) -> PendingOutcome
     let fail: @Sendable (any Error) -> Void

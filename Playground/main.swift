@@ -3,4 +3,5 @@
 await loginTour()
 compositionTour()
 servicesTour()
+dataTour()
 print("\nTour finished.")

@@ -10,7 +10,8 @@ Routes (collections live in memory):
   GET    /<collection>/<id>        one object, or 404
   PUT    /<collection>/<id>        stores the JSON object (Content-Type must be application/json, else 415);
                                    answers 200 with the stored object, its "revision" incremented when present;
-                                   collections named "quiet..." answer 204 with an empty body instead
+                                   collections named "quiet..." answer 204 with an empty body instead;
+                                   the id "reject" is answered 422
   POST   /<collection>             stores the object under its "id"; 201 with the object
   DELETE /<collection>/<id>        204 ("quiet..." collections: 200, empty), or 404 if absent
   DELETE /<collection>             empties the collection; 204
@@ -125,6 +126,8 @@ class Handler(BaseHTTPRequestHandler):
             value = json.loads(body)
         except ValueError:
             return self.answer(400, b"not JSON", "text/plain")
+        if parts[1] == "reject":
+            return self.answer(422, b"rejected", "text/plain")
         if isinstance(value, dict) and "revision" in value:
             value["revision"] += 1
         with lock:

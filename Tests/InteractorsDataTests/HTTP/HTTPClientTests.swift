@@ -52,6 +52,24 @@ import FoundationNetworking
         #expect(echo.body == "hello")
     }
 
+    @Test func pathsAreAppendedToABaseURLThatHasAPathOfItsOwn() throws {
+        let nested = HTTPClient(baseURL: server.baseURL.appendingPathComponent("echo/v1"))
+        #expect(try nested.send(.get("notes/ada", as: Echo.self)).get().path == "/echo/v1/notes/ada")
+        let request = nested.request(for: Endpoint<Void>.delete("notes/ada"))
+        #expect(request.httpMethod == "DELETE")
+        #expect(request.url == server.baseURL.appendingPathComponent("echo/v1/notes/ada"))
+    }
+
+    @Test func aBodyThatCannotBeEncodedIsAMappingFailureBeforeAnyRequest() throws {
+        struct Unencodable: Encodable {
+            struct Refused: Error {}
+            func encode(to encoder: any Encoder) throws { throw Refused() }
+        }
+        let error = try #require(throws: DataError.self) { try Endpoint<Echo>.put("echo", body: Unencodable()) }
+        #expect(error.code == .mappingFailed)
+        #expect(error.underlying is Unencodable.Refused)
+    }
+
     @Test func jsonHelpersSendContentTypeJSON() throws {
         let echo = try client.send(.put("echo", body: ["key": "value"], as: Echo.self)).get()
         #expect(echo.headers["content-type"] == "application/json")

@@ -28,6 +28,17 @@ import Testing
         #expect(notes.get(IdQuery("ada")).dataError?.code == .notFound)
     }
 
+    @Test func putAllSendsOneAfterAnotherAndStopsAtTheFirstFailure() throws {
+        let notes = source()
+        let rejected = Note(id: "reject", text: "the server refuses this one")
+        let error = try #require(notes.putAll([ada, rejected, grace]).error as? HTTPError)
+        #expect(error.status == 422)
+        #expect(try notes.getAll(AllObjectsQuery()).get().map(\.id) == ["ada"])
+        let many = (0..<20).map { Note(id: "n\($0)", text: "t") }
+        _ = try notes.putAll(many).get()
+        #expect(try notes.getAll(AllObjectsQuery()).get().map(\.id) == ["ada"] + many.map(\.id))
+    }
+
     @Test func aPutAnsweredWithAnEmptyBodyAnswersTheValueSent() throws {
         let quiet = source("quiet-notes")
         #expect(try quiet.put(ada).get() == ada)

@@ -56,6 +56,22 @@ import Testing
         #expect(cache.calls == [])
     }
 
+    @Test func mainSyncDoesNotFallBackWhenTheMainReadWasCancelled() throws {
+        try cache.seed(ada)
+        main.failEveryCall(with: CancellationError())
+        #expect(repository().get(IdQuery("ada"), operation: .mainSync).error is CancellationError)
+        #expect(repository().getAll(AllObjectsQuery(), operation: .mainSync).error is CancellationError)
+        #expect(cache.calls == [])
+    }
+
+    @Test func mainSyncFallsBackOnAnyOtherMainFailure() throws {
+        try cache.seed(ada)
+        main.failEveryCall(with: HTTPError(status: 503))
+        #expect(try repository().get(IdQuery("ada"), operation: .mainSync).get() == ada)
+        main.failEveryCall(with: DataError(code: .corruptStore, message: "main store"))
+        #expect(try repository().getAll(AllObjectsQuery(), operation: .mainSync).get() == [ada])
+    }
+
     @Test func cacheSyncAnswersAValidCachedValueWithoutAskingTheMainSource() throws {
         try cache.seed(ada)
         #expect(try repository().get(IdQuery("ada"), operation: .cacheSync).get() == ada)

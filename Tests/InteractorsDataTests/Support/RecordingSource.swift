@@ -3,14 +3,14 @@ import Interactors
 import InteractorsData
 
 /// A data source for the repository tests: an in-memory store that records every call, can be taken offline
-/// (every call then fails with `URLError(.notConnectedToInternet)`, as a phone without network would), and can
-/// answer writes as a server does, with the revision incremented.
+/// (every call then fails with `URLError(.notConnectedToInternet)`, as a phone without network would) or made
+/// to fail with any error, and can answer writes as a server does, with the revision incremented.
 final class RecordingSource: GetDataSource, PutDataSource, DeleteDataSource {
     typealias Value = Note
 
     let name: String
     private let store = InMemoryDataSource<Note>()
-    private let state = LockedBox((calls: [String](), offline: false))
+    private let state = LockedBox((calls: [String](), failure: (any Error)?.none))
     private let stampsRevisions: Bool
 
     init(_ name: String, stampsRevisions: Bool = false) {
@@ -22,8 +22,13 @@ final class RecordingSource: GetDataSource, PutDataSource, DeleteDataSource {
     var calls: [String] { state.withLock { $0.calls } }
 
     var isOffline: Bool {
-        get { state.withLock { $0.offline } }
-        set { state.withLock { $0.offline = newValue } }
+        get { state.withLock { $0.failure is URLError } }
+        set { state.withLock { $0.failure = newValue ? URLError(.notConnectedToInternet) : nil } }
+    }
+
+    /// Makes every call fail with `error` (nil: answer again).
+    func failEveryCall(with error: (any Error)?) {
+        state.withLock { $0.failure = error }
     }
 
     /// Stores `notes` directly, without recording a call.
@@ -49,10 +54,10 @@ final class RecordingSource: GetDataSource, PutDataSource, DeleteDataSource {
     }
 
     private func record<T>(_ call: String, _ body: () -> Response<T>) -> Response<T> {
-        let offline = state.withLock { state in
+        let failure = state.withLock { state in
             state.calls.append(call)
-            return state.offline
+            return state.failure
         }
-        return offline ? Response(error: URLError(.notConnectedToInternet)) : body()
+        return failure.map { Response(error: $0) } ?? body()
     }
 }

@@ -19,4 +19,10 @@ public struct DeleteAllInteractor<Value: Identifiable & Sendable>: Sendable wher
     ) -> Response<Void> {
         run(on: queue) { [repository] in repository.deleteAll(query, operation: operation) }
     }
+
+    /// Deletes every value `query` selects, with ``RepositoryOperation/mainSync``; the one-request form of
+    /// `execute(_:)` that the `Interactor` protocol asks for.
+    public func execute(_ query: any Query) -> Response<Void> {
+        execute(query, operation: .mainSync)
+    }
 }

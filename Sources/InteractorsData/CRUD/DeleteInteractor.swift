@@ -25,4 +25,10 @@ public struct DeleteInteractor<Value: Identifiable & Sendable>: Sendable where V
     public func execute(id: Value.ID, operation: RepositoryOperation = .mainSync) -> Response<Void> {
         execute(IdQuery(id), operation: operation)
     }
+
+    /// Deletes the value `query` selects, with ``RepositoryOperation/mainSync``; the one-request form of
+    /// `execute(_:)` that the `Interactor` protocol asks for.
+    public func execute(_ query: any Query) -> Response<Void> {
+        execute(query, operation: .mainSync)
+    }
 }

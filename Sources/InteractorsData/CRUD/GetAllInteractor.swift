@@ -24,4 +24,10 @@ public struct GetAllInteractor<Value: Identifiable & Sendable>: Sendable where V
     ) -> Response<[Value]> {
         run(on: queue) { [repository] in repository.getAll(query, operation: operation) }
     }
+
+    /// Every value `query` selects, with ``RepositoryOperation/cacheSync``; the one-request form of
+    /// `execute(_:)` that the `Interactor` protocol asks for.
+    public func execute(_ query: any Query) -> Response<[Value]> {
+        execute(query, operation: .cacheSync)
+    }
 }

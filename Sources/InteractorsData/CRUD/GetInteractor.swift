@@ -25,4 +25,10 @@ public struct GetInteractor<Value: Identifiable & Sendable>: Sendable where Valu
     public func execute(id: Value.ID, operation: RepositoryOperation = .cacheSync) -> Response<Value> {
         execute(IdQuery(id), operation: operation)
     }
+
+    /// The one value `query` selects, with ``RepositoryOperation/cacheSync``; the one-request form of
+    /// `execute(_:)` that the `Interactor` protocol asks for.
+    public func execute(_ query: any Query) -> Response<Value> {
+        execute(query, operation: .cacheSync)
+    }
 }

@@ -16,4 +16,10 @@ public struct PutAllInteractor<Value: Identifiable & Sendable>: Sendable where V
     public func execute(_ values: [Value], operation: RepositoryOperation = .mainSync) -> Response<[Value]> {
         run(on: queue) { [repository] in repository.putAll(values, operation: operation) }
     }
+
+    /// Stores `values`, with ``RepositoryOperation/mainSync``; the one-request form of
+    /// `execute(_:)` that the `Interactor` protocol asks for.
+    public func execute(_ values: [Value]) -> Response<[Value]> {
+        execute(values, operation: .mainSync)
+    }
 }

@@ -21,4 +21,10 @@ public struct PutInteractor<Value: Identifiable & Sendable>: Sendable where Valu
     public func execute(_ value: Value, operation: RepositoryOperation = .mainSync) -> Response<Value> {
         run(on: queue) { [repository] in repository.put(value, operation: operation) }
     }
+
+    /// Stores `value`, with ``RepositoryOperation/mainSync``; the one-request form of
+    /// `execute(_:)` that the `Interactor` protocol asks for.
+    public func execute(_ value: Value) -> Response<Value> {
+        execute(value, operation: .mainSync)
+    }
 }

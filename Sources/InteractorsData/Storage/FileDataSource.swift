@@ -20,6 +20,10 @@ public import Interactors
 /// - A file that is not a collection this source wrote (corrupt, truncated, another program's JSON) fails every
 ///   operation with ``DataError/Code/corruptStore``, naming the file, and is left untouched: never reset.
 ///
+/// Use one instance per file in a process, and one writing process at a time: the file is the unit of atomicity,
+/// so two writers that each read, change and replace it would lose each other's changes. Readers in other
+/// processes are fine; an instance notices when the file was replaced and reads it again.
+///
 /// It answers the same queries as ``InMemoryDataSource``.
 public final class FileDataSource<Value: Codable & Identifiable & Sendable>: GetDataSource, PutDataSource,
     DeleteDataSource

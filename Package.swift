@@ -9,14 +9,16 @@ let package = Package(
         .library(name: "Interactors", targets: ["Interactors"]),
         .library(name: "InteractorsTestKit", targets: ["InteractorsTestKit"]),
         .library(name: "InteractorsPresentation", targets: ["InteractorsPresentation"]),
+        .library(name: "InteractorsData", targets: ["InteractorsData"]),
     ],
     targets: [
         .target(name: "Interactors"),
         .target(name: "InteractorsTestKit", dependencies: ["Interactors"]),
         .target(name: "InteractorsPresentation", dependencies: ["Interactors"]),
+        .target(name: "InteractorsData", dependencies: ["Interactors"]),
         .executableTarget(
             name: "Playground",
-            dependencies: ["Interactors", "InteractorsPresentation"],
+            dependencies: ["Interactors", "InteractorsPresentation", "InteractorsData"],
             path: "Playground"
         ),
         .testTarget(
@@ -26,6 +28,14 @@ let package = Package(
         // A child process the signal-host tests start and send SIGTERM or SIGINT to.
         .executableTarget(name: "ServiceHostFixture", dependencies: ["Interactors"], path: "Tests/ServiceHostFixture"),
         .testTarget(name: "InteractorsTestKitTests", dependencies: ["Interactors", "InteractorsTestKit"]),
+        // The data-layer tests start a python3 REST server (Fixtures/rest_server.py) and a child process that
+        // opens the same file store (DataStoreFixture).
+        .testTarget(
+            name: "InteractorsDataTests",
+            dependencies: ["Interactors", "InteractorsData", "InteractorsTestKit", "DataStoreFixture"],
+            exclude: ["Fixtures"]
+        ),
+        .executableTarget(name: "DataStoreFixture", dependencies: ["InteractorsData"], path: "Tests/DataStoreFixture"),
         .testTarget(
             name: "InteractorsPresentationTests",
             dependencies: ["Interactors", "InteractorsPresentation", "InteractorsTestKit"]
@@ -34,7 +44,7 @@ let package = Package(
         // and a test that checks each block still appears in these sources.
         .testTarget(
             name: "DocumentationTests",
-            dependencies: ["Interactors", "InteractorsTestKit", "InteractorsPresentation"]
+            dependencies: ["Interactors", "InteractorsTestKit", "InteractorsPresentation", "InteractorsData"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,70 @@
+import Foundation
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Replaces a file's contents so that a reader, or a process restarted after a crash, sees either the old
+/// contents or the new, never a mix: the data goes to a temporary file in the same directory (named after the
+/// file, ending in `.tmp`), is flushed to disk with `fsync`, and the temporary file is renamed over the target
+/// (a rename within one file system is atomic). The directory is then synced so the rename itself survives a
+/// power cut. A writer killed part-way leaves a stray `.tmp` file behind and the target untouched.
+enum AtomicFile {
+    static func write(_ data: Data, to url: URL) throws(DataError) {
+        let directory = url.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw DataError(code: .storageFailed, message: "cannot create \(directory.path)", underlying: error)
+        }
+        let temporary = directory.appendingPathComponent("\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        do {
+            try writeAndSync(data, to: temporary.path)
+            try check(rename(temporary.path, url.path), "rename \(temporary.lastPathComponent) to")
+        } catch {
+            unlink(temporary.path)
+            throw DataError(code: .storageFailed, message: "cannot write \(url.path): \(error)", underlying: error)
+        }
+        syncDirectory(directory.path)
+    }
+
+    private static func writeAndSync(_ data: Data, to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        try check(descriptor, "create")
+        defer { close(descriptor) }
+        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) throws in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0, errno == EINTR { continue }
+                try check(written, "write")
+                offset += written
+            }
+        }
+        try check(fsync(descriptor), "fsync")
+    }
+
+    /// Best effort: some file systems refuse to open or sync a directory, and the data is already in place.
+    private static func syncDirectory(_ path: String) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        close(descriptor)
+    }
+
+    private static func check<Result: BinaryInteger>(_ result: Result, _ step: String) throws(SystemCallError) {
+        if result < 0 { throw SystemCallError(step: step, error: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)) }
+    }
+}
+
+/// A failed system call and the step it was for.
+struct SystemCallError: Error, CustomStringConvertible {
+    let step: String
+    let error: POSIXError
+
+    var description: String { "\(step): \(error.localizedDescription)" }
+}

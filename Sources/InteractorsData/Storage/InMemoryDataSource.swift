@@ -1,0 +1,64 @@
+import Dispatch
+public import Interactors
+
+/// A thread-safe collection in memory: a cache, a test double with real behaviour, a scratch store.
+///
+/// ```swift
+/// let cache = InMemoryDataSource<Note>()
+/// _ = try cache.put(note).get()
+/// let pinned = try cache.getAll(FilterQuery<Note> { $0.isPinned }).get()
+/// ```
+///
+/// Every operation runs at once on the calling thread and returns a settled `Response`. It answers
+/// ``IdQuery``, ``IdsQuery``, ``AllObjectsQuery`` and ``FilterQuery`` (see ``GetDataSource`` for what each
+/// method answers), and keeps values in the order they were first stored.
+public final class InMemoryDataSource<Value: Identifiable & Sendable>: GetDataSource, PutDataSource, DeleteDataSource
+where Value.ID: Sendable {
+    private let collection = LockedBox(ValueCollection<Value>())
+    private let name = "InMemoryDataSource<\(Value.self)>"
+
+    /// An empty collection.
+    public init() {}
+
+    /// The one value `query` selects; ``DataError/Code/notFound`` when there is none.
+    public func get(_ query: any Query) -> Response<Value> {
+        answer { [name] in try $0.get(query, source: name) }
+    }
+
+    /// Every value `query` selects, in storage order (``IdsQuery``: in the query's order).
+    public func getAll(_ query: any Query) -> Response<[Value]> {
+        answer { [name] in try $0.getAll(query, source: name) }
+    }
+
+    /// Stores `value`, replacing any value with its id.
+    public func put(_ value: Value) -> Response<Value> {
+        answer {
+            $0.put(value)
+            return value
+        }
+    }
+
+    /// Stores `values`, in order.
+    public func putAll(_ values: [Value]) -> Response<[Value]> {
+        answer {
+            for value in values { $0.put(value) }
+            return values
+        }
+    }
+
+    /// Deletes the value with the ``IdQuery``'s id; succeeds if there is none.
+    public func delete(_ query: any Query) -> Response<Void> {
+        answer { [name] in $0.remove(try $0.idsToDelete(query, source: name)) }
+    }
+
+    /// Deletes every value `query` selects.
+    public func deleteAll(_ query: any Query) -> Response<Void> {
+        answer { [name] in $0.remove(try $0.idsToDeleteAll(query, source: name)) }
+    }
+
+    private func answer<T: Sendable>(
+        _ body: (inout ValueCollection<Value>) throws -> T
+    ) -> Response<T> {
+        Response(result: Result { try collection.withLock(body) })
+    }
+}

@@ -1,0 +1,50 @@
+import Interactors
+
+/// An operation waiting in a ``FileStore``'s queue, with the resolver of the response it answers.
+struct PendingOperation<Value: Identifiable & Sendable>: Sendable {
+    let isWrite: Bool
+    private let run: @Sendable (inout ValueCollection<Value>) -> PendingOutcome
+    let fail: @Sendable (any Error) -> Void
+    let isCancelled: @Sendable () -> Bool
+
+    init<T: Sendable>(
+        isWrite: Bool,
+        body: @escaping @Sendable (inout ValueCollection<Value>) throws -> T,
+        resolver: Resolver<T>
+    ) {
+        self.isWrite = isWrite
+        self.run = { collection in
+            // Applied to a copy, so a body that throws part-way changes nothing.
+            var attempt = collection
+            do {
+                let value = try body(&attempt)
+                collection = attempt
+                return PendingOutcome(
+                    succeeded: true,
+                    deliver: { resolver.succeed(value) },
+                    fail: { resolver.fail($0) }
+                )
+            } catch {
+                return PendingOutcome(
+                    succeeded: false,
+                    deliver: { resolver.fail(error) },
+                    fail: { _ in resolver.fail(error) }
+                )
+            }
+        }
+        self.fail = { resolver.fail($0) }
+        self.isCancelled = { resolver.isCancelled }
+    }
+
+    func apply(to collection: inout ValueCollection<Value>) -> PendingOutcome {
+        run(&collection)
+    }
+}
+
+/// What an applied operation answers once the commit is settled: `deliver` if it reached the disk (or was a
+/// read), `fail` with the write's error if it did not.
+struct PendingOutcome {
+    let succeeded: Bool
+    let deliver: @Sendable () -> Void
+    let fail: @Sendable (any Error) -> Void
+}

@@ -1,0 +1,60 @@
+// A second process for the file-store tests: it opens the same file through FileDataSource.
+//   read <file>                   prints "note <id> <text>" per stored note, then "count <n>"
+//   write <file> <prefix> <n>     puts n notes one by one, printing "put <i>" after each, then "done"
+//   hammer <file>                 puts large notes one by one until killed, printing "put <i>" after each
+// A failure prints "error <DataError code>" and exits with status 1.
+import Foundation
+import Interactors
+import InteractorsData
+
+struct Note: Codable, Identifiable, Sendable {
+    var id: String
+    var text: String
+    var revision = 0
+}
+
+func say(_ line: String) {
+    // Unbuffered, so the test sees each line at once, even if it kills this process right after.
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+func fail(_ error: any Error) -> Never {
+    say("error \((error as? DataError)?.code.description ?? "\(error)")")
+    exit(1)
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 3 else {
+    say("usage: DataStoreFixture read|write|hammer <file> [prefix count]")
+    exit(2)
+}
+let source = FileDataSource<Note>(fileURL: URL(fileURLWithPath: arguments[2]))
+
+do {
+    switch arguments[1] {
+    case "read":
+        let notes = try source.getAll(AllObjectsQuery()).get()
+        for note in notes { say("note \(note.id) \(note.text)") }
+        say("count \(notes.count)")
+    case "write":
+        let prefix = arguments[3]
+        for index in 0..<(Int(arguments[4]) ?? 0) {
+            _ = try source.put(Note(id: "\(prefix)-\(index)", text: "written by a child")).get()
+            say("put \(index)")
+        }
+        say("done")
+    case "hammer":
+        let filler = String(repeating: "x", count: 4_096)
+        var index = 0
+        while true {
+            _ = try source.put(Note(id: "hammer-\(index)", text: filler)).get()
+            say("put \(index)")
+            index += 1
+        }
+    default:
+        say("unknown mode \(arguments[1])")
+        exit(2)
+    }
+} catch {
+    fail(error)
+}

@@ -1,0 +1,40 @@
+import Foundation
+import InteractorsData
+import Testing
+
+/// Errors say what went wrong, where, and why.
+@Suite struct DataErrorTests {
+    struct Cause: Error, CustomStringConvertible {
+        var description: String { "the cause" }
+    }
+
+    @Test func descriptionIncludesCodeMessageAndUnderlyingError() {
+        let error = DataError(code: .corruptStore, message: "/tmp/notes.json is not a collection", underlying: Cause())
+        #expect(error.description == "DataError.corruptStore: /tmp/notes.json is not a collection (the cause)")
+        #expect(error.underlying is Cause)
+    }
+
+    @Test func descriptionWithoutUnderlyingErrorIsCodeAndMessage() {
+        let error = DataError(code: .notFound, message: "nothing matches IdQuery(1)")
+        #expect(error.description == "DataError.notFound: nothing matches IdQuery(1)")
+        #expect(error.underlying == nil)
+    }
+
+    @Test func codesAreDistinctAndNamed() {
+        let codes: [DataError.Code] = [.notFound, .queryNotSupported, .mappingFailed, .corruptStore, .storageFailed]
+        #expect(Set(codes).count == codes.count)
+        #expect(
+            codes.map(\.description) == [
+                "notFound", "queryNotSupported", "mappingFailed", "corruptStore", "storageFailed",
+            ]
+        )
+    }
+
+    @Test func httpErrorCarriesStatusAndBody() {
+        let error = HTTPError(status: 503, body: Data("try later".utf8))
+        #expect(error.status == 503)
+        #expect(error.bodyText == "try later")
+        #expect(error.description == "HTTPError(503): try later")
+        #expect(HTTPError(status: 500, body: Data([0xFF])).bodyText == "\u{FFFD}")
+    }
+}

@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""A JSON REST server on 127.0.0.1 for the InteractorsData tests and the Playground tour.
+
+Started with no arguments, it listens on an ephemeral port and prints "listening <port>" once it accepts
+connections. It exits when its standard input closes (how its starter stops it) or after LIFETIME seconds, so
+it never outlives a test run. Every event a test waits for is printed as a line on standard output.
+
+Routes (collections live in memory):
+  GET    /<collection>             the collection, as a JSON array, in insertion order
+  GET    /<collection>/<id>        one object, or 404
+  PUT    /<collection>/<id>        stores the JSON object (Content-Type must be application/json, else 415);
+                                   answers 200 with the stored object, its "revision" incremented when present;
+                                   collections named "quiet..." answer 204 with an empty body instead;
+                                   the id "reject" is answered 422
+  POST   /<collection>             stores the object under its "id"; 201 with the object
+  DELETE /<collection>/<id>        204 ("quiet..." collections: 200, empty), or 404 if absent
+  DELETE /<collection>             empties the collection; 204
+  *      /gone[/...]               answers 404 to every method
+  GET    /status/<code>            answers <code> with the body "server says <code>"
+  GET    /malformed                answers 200 with a truncated JSON body
+  GET    /slow                     prints "slow started", then waits for the client to hang up and prints
+                                   "slow closed" (or answers after 30 s)
+  *      /echo[/...]               answers 200 with the request as JSON: method, path, query, headers, body
+"""
+import json
+import os
+import select
+import socket
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+LIFETIME = 300
+collections = {}
+lock = threading.Lock()
+
+
+def say(line):
+    print(line, flush=True)
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def answer(self, status, body=b"", content_type="application/json"):
+        self.send_response(status)
+        if body:
+            self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def answer_json(self, status, value):
+        self.answer(status, json.dumps(value).encode())
+
+    def parts(self):
+        return [unquote(part) for part in urlsplit(self.path).path.split("/") if part]
+
+    def body(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(length) if length else b""
+
+    def echo(self):
+        request = urlsplit(self.path)
+        self.answer_json(200, {
+            "method": self.command,
+            "path": request.path,
+            "query": dict(parse_qsl(request.query)),
+            "headers": {name.lower(): value for name, value in self.headers.items()},
+            "body": self.body().decode("utf-8", "replace"),
+        })
+
+    def slow(self):
+        say("slow started")
+        connection = self.connection
+        for _ in range(600):
+            readable, _, _ = select.select([connection], [], [], 0.05)
+            if readable:
+                try:
+                    if connection.recv(1, socket.MSG_PEEK) == b"":
+                        say("slow closed")
+                        return
+                except OSError:
+                    say("slow closed")
+                    return
+        self.answer_json(200, {"slow": True})
+
+    def do_GET(self):
+        parts = self.parts()
+        if parts and parts[0] == "echo":
+            return self.echo()
+        if parts and parts[0] == "gone":
+            self.body()
+            return self.answer(404, b"gone", "text/plain")
+        if len(parts) == 2 and parts[0] == "status":
+            code = int(parts[1])
+            return self.answer(code, ("server says %d" % code).encode(), "text/plain")
+        if parts == ["malformed"]:
+            return self.answer(200, b'{"id": "broken", "text": ')
+        if parts == ["slow"]:
+            return self.slow()
+        with lock:
+            if len(parts) == 1:
+                return self.answer_json(200, list(collections.get(parts[0], {}).values()))
+            if len(parts) == 2 and parts[1] in collections.get(parts[0], {}):
+                return self.answer_json(200, collections[parts[0]][parts[1]])
+        self.answer(404, b"no such object", "text/plain")
+
+    def do_PUT(self):
+        parts = self.parts()
+        if parts and parts[0] == "echo":
+            return self.echo()
+        if parts and parts[0] == "gone":
+            self.body()
+            return self.answer(404, b"gone", "text/plain")
+        body = self.body()
+        if len(parts) != 2:
+            return self.answer(405, b"PUT needs /<collection>/<id>", "text/plain")
+        if not (self.headers.get("Content-Type") or "").startswith("application/json"):
+            return self.answer(415, b"send application/json", "text/plain")
+        try:
+            value = json.loads(body)
+        except ValueError:
+            return self.answer(400, b"not JSON", "text/plain")
+        if parts[1] == "reject":
+            return self.answer(422, b"rejected", "text/plain")
+        if isinstance(value, dict) and "revision" in value:
+            value["revision"] += 1
+        with lock:
+            collections.setdefault(parts[0], {})[parts[1]] = value
+        if parts[0].startswith("quiet"):
+            return self.answer(204)
+        self.answer_json(200, value)
+
+    def do_POST(self):
+        parts = self.parts()
+        if parts and parts[0] == "echo":
+            return self.echo()
+        if parts and parts[0] == "gone":
+            self.body()
+            return self.answer(404, b"gone", "text/plain")
+        value = json.loads(self.body() or b"null")
+        if len(parts) != 1 or not isinstance(value, dict) or "id" not in value:
+            return self.answer(400, b"POST needs /<collection> and an object with an id", "text/plain")
+        with lock:
+            collections.setdefault(parts[0], {})[str(value["id"])] = value
+        self.answer_json(201, value)
+
+    def do_PATCH(self):
+        parts = self.parts()
+        if parts and parts[0] == "echo":
+            return self.echo()
+        self.body()
+        self.answer(405, b"PATCH is for /echo only", "text/plain")
+
+    def do_DELETE(self):
+        parts = self.parts()
+        if parts and parts[0] == "echo":
+            return self.echo()
+        if parts and parts[0] == "gone":
+            self.body()
+            return self.answer(404, b"gone", "text/plain")
+        with lock:
+            if len(parts) == 1:
+                collections.pop(parts[0], None)
+                return self.answer(204)
+            if len(parts) == 2 and parts[1] in collections.get(parts[0], {}):
+                del collections[parts[0]][parts[1]]
+                return self.answer(200 if parts[0].startswith("quiet") else 204)
+        self.answer(404, b"no such object", "text/plain")
+
+
+def exit_when_stdin_closes():
+    while sys.stdin.buffer.read(4096):
+        pass
+    os._exit(0)
+
+
+def main():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    threading.Thread(target=exit_when_stdin_closes, daemon=True).start()
+    threading.Timer(LIFETIME, lambda: os._exit(0)).start()
+    say("listening %d" % server.server_address[1])
+    server.serve_forever(poll_interval=0.1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,154 @@
+import Foundation
+import Interactors
+import InteractorsData
+import Testing
+
+/// Which source a read uses, for each operation, and what happens when one of them fails.
+@Suite struct CacheRepositoryReadingTests {
+    let main = RecordingSource("main")
+    let cache = RecordingSource("cache")
+
+    func repository(isValid: @escaping @Sendable (Note) -> Bool = { _ in true }) -> CacheRepository<Note> {
+        CacheRepository(main: main, cache: cache, isValid: isValid)
+    }
+
+    @Test func mainAndCacheReadOneSourceEach() throws {
+        try main.seed(ada)
+        try cache.seed(grace)
+        #expect(try repository().get(IdQuery("ada"), operation: .main).get() == ada)
+        #expect(try repository().getAll(AllObjectsQuery(), operation: .cache).get() == [grace])
+        #expect(main.calls == ["get"])
+        #expect(cache.calls == ["getAll"])
+    }
+
+    @Test func mainSyncReadsTheMainSourceAndStoresTheValueInTheCache() throws {
+        try main.seed(ada, grace)
+        #expect(try repository().get(IdQuery("ada"), operation: .mainSync).get() == ada)
+        #expect(try repository().getAll(AllObjectsQuery(), operation: .mainSync).get() == [ada, grace])
+        #expect(cache.contents == [ada, grace])
+    }
+
+    @Test func mainSyncWithTheNetworkDownAnswersTheCachedValue() throws {
+        try cache.seed(ada)
+        main.isOffline = true
+        #expect(try repository().get(IdQuery("ada"), operation: .mainSync).get() == ada)
+        #expect(try repository().getAll(AllObjectsQuery(), operation: .mainSync).get() == [ada])
+    }
+
+    @Test func mainSyncWithTheNetworkDownAndNothingCachedFailsWithTheNetworkError() throws {
+        main.isOffline = true
+        let error = try #require(repository().get(IdQuery("ada"), operation: .mainSync).error as? URLError)
+        #expect(error.code == .notConnectedToInternet)
+        let all = try #require(repository().getAll(AllObjectsQuery(), operation: .mainSync).error as? URLError)
+        #expect(all.code == .notConnectedToInternet)
+    }
+
+    @Test func mainSyncFallbackIgnoresTheValidator() throws {
+        try cache.seed(ada)
+        main.isOffline = true
+        let stale = repository(isValid: { _ in false })
+        #expect(try stale.get(IdQuery("ada"), operation: .mainSync).get() == ada)
+    }
+
+    @Test func mainSyncNotFoundIsTheAnswerNotAFailureToFallBackFrom() throws {
+        try cache.seed(ada)
+        #expect(repository().get(IdQuery("ada"), operation: .mainSync).dataError?.code == .notFound)
+        #expect(cache.calls == [])
+    }
+
+    @Test func mainSyncDoesNotFallBackWhenTheMainReadWasCancelled() throws {
+        try cache.seed(ada)
+        main.failEveryCall(with: CancellationError())
+        #expect(repository().get(IdQuery("ada"), operation: .mainSync).error is CancellationError)
+        #expect(repository().getAll(AllObjectsQuery(), operation: .mainSync).error is CancellationError)
+        #expect(cache.calls == [])
+    }
+
+    @Test func mainSyncFallsBackOnAnyOtherMainFailure() throws {
+        try cache.seed(ada)
+        main.failEveryCall(with: HTTPError(status: 503))
+        #expect(try repository().get(IdQuery("ada"), operation: .mainSync).get() == ada)
+        main.failEveryCall(with: DataError(code: .corruptStore, message: "main store"))
+        #expect(try repository().getAll(AllObjectsQuery(), operation: .mainSync).get() == [ada])
+    }
+
+    @Test func cacheSyncAnswersAValidCachedValueWithoutAskingTheMainSource() throws {
+        try cache.seed(ada)
+        #expect(try repository().get(IdQuery("ada"), operation: .cacheSync).get() == ada)
+        #expect(try repository().getAll(AllObjectsQuery(), operation: .cacheSync).get() == [ada])
+        #expect(main.calls == [])
+    }
+
+    @Test func cacheSyncMissReadsTheMainSourceAndStoresTheValue() throws {
+        try main.seed(ada)
+        #expect(try repository().get(IdQuery("ada"), operation: .cacheSync).get() == ada)
+        #expect(cache.contents == [ada])
+        #expect(main.calls == ["get"])
+    }
+
+    @Test func cacheSyncWithAnEmptyGetAllReadsTheMainSource() throws {
+        try main.seed(ada, grace)
+        #expect(try repository().getAll(AllObjectsQuery(), operation: .cacheSync).get() == [ada, grace])
+        #expect(cache.contents == [ada, grace])
+    }
+
+    @Test func cacheSyncWithAStaleValueGoesToTheMainSource() throws {
+        let fresh = Note(id: "ada", text: "fresh", revision: 2)
+        try main.seed(fresh)
+        try cache.seed(Note(id: "ada", text: "stale", revision: 1))
+        let repository = repository(isValid: { $0.revision >= 2 })
+        #expect(try repository.get(IdQuery("ada"), operation: .cacheSync).get() == fresh)
+        #expect(try repository.getAll(AllObjectsQuery(), operation: .cacheSync).get() == [fresh])
+        #expect(cache.contents == [fresh])
+    }
+
+    @Test func cacheSyncWithAStaleValueAndTheNetworkDownAnswersTheStaleValue() throws {
+        let stale = Note(id: "ada", text: "stale", revision: 1)
+        try cache.seed(stale)
+        main.isOffline = true
+        #expect(try repository(isValid: { _ in false }).get(IdQuery("ada"), operation: .cacheSync).get() == stale)
+    }
+
+    @Test func cacheSyncTreatsAQueryTheCacheCannotAnswerAsAMiss() throws {
+        let remote = InMemoryDataSource<Note>()
+        _ = try remote.put(ada).get()
+        let search = CacheRepository(main: SearchingSource(remote), cache: cache)
+        #expect(try search.getAll(TextSearchQuery(term: "engine")).get() == [ada])
+        #expect(cache.contents == [ada])
+    }
+
+    @Test func cacheSyncReportsACorruptCacheInsteadOfPaperingOverIt() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("cache.json")
+        try Data("garbage".utf8).write(to: url)
+        try main.seed(ada)
+        let repository = CacheRepository(main: main, cache: FileDataSource<Note>(fileURL: url))
+        #expect(repository.get(IdQuery("ada")).dataError?.code == .corruptStore)
+        #expect(main.calls == [])
+    }
+
+    @Test func readsDefaultToCacheSync() throws {
+        try cache.seed(ada)
+        try main.seed(grace)
+        #expect(try repository().get(IdQuery("ada")).get() == ada)
+        #expect(try repository().getAll(AllObjectsQuery()).get() == [ada])
+        #expect(main.calls == [])
+    }
+}
+
+/// A main source that understands a query of its own, as a search endpoint would.
+struct SearchingSource: GetDataSource, PutDataSource, DeleteDataSource {
+    let base: InMemoryDataSource<Note>
+
+    init(_ base: InMemoryDataSource<Note>) { self.base = base }
+
+    func get(_ query: any Query) -> Response<Note> { base.get(query) }
+    func getAll(_ query: any Query) -> Response<[Note]> {
+        guard let search = query as? TextSearchQuery else { return base.getAll(query) }
+        return base.getAll(FilterQuery<Note> { $0.text.lowercased().contains(search.term) })
+    }
+    func put(_ value: Note) -> Response<Note> { base.put(value) }
+    func putAll(_ values: [Note]) -> Response<[Note]> { base.putAll(values) }
+    func delete(_ query: any Query) -> Response<Void> { base.delete(query) }
+    func deleteAll(_ query: any Query) -> Response<Void> { base.deleteAll(query) }
+}

@@ -1,0 +1,87 @@
+import Dispatch
+import Foundation
+import Interactors
+
+/// A child process whose standard output the test reads line by line: the REST fixture server and the file
+/// store fixture.
+///
+/// Stopping closes its standard input (the fixtures exit when it closes) and then, if needed, sends SIGKILL: a
+/// child started from a Dispatch thread can have SIGTERM blocked. Waits are bounded by guard timeouts; a passing
+/// test never reaches them.
+final class ChildProcess: Sendable {
+    let process = Process()
+    private let input = Pipe()
+    private let lines = LockedBox((lines: [String](), closed: false))
+    private let lineArrived = DispatchSemaphore(value: 0)
+    private let exited = DispatchSemaphore(value: 0)
+    private let errors = LockedBox("")
+
+    init(executable: URL, arguments: [String]) throws {
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = Pipe(), errorOutput = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errorOutput
+        process.terminationHandler = { [exited] _ in exited.signal() }
+        try process.run()
+        Thread.detachNewThread { [lines, lineArrived] in
+            var pending = ""
+            while true {
+                let data = output.fileHandleForReading.availableData
+                if data.isEmpty { break }
+                pending += String(decoding: data, as: UTF8.self)
+                while let newline = pending.firstIndex(of: "\n") {
+                    let line = String(pending[..<newline])
+                    pending = String(pending[pending.index(after: newline)...])
+                    lines.withLock { $0.lines.append(line) }
+                    lineArrived.signal()
+                }
+            }
+            lines.withLock { $0.closed = true }
+            lineArrived.signal()
+        }
+        Thread.detachNewThread { [errors] in
+            let data = errorOutput.fileHandleForReading.readDataToEndOfFile()
+            errors.withLock { $0 = String(decoding: data, as: UTF8.self) }
+        }
+    }
+
+    /// Every line printed so far.
+    var output: [String] { lines.withLock { $0.lines } }
+
+    /// What the child printed on standard error (complete once it has exited).
+    var errorOutput: String { errors.withLock { $0 } }
+
+    /// Waits for a line that `matches`; returns it, or nil if the guard ran out or the output closed first.
+    func waitForLine(guardSeconds: Double = 30, where matches: (String) -> Bool) -> String? {
+        let deadline = DispatchTime.now() + guardSeconds
+        var seen = 0
+        while true {
+            let (current, closed) = lines.withLock { ($0.lines, $0.closed) }
+            if let line = current[seen...].first(where: matches) { return line }
+            if closed { return nil }
+            seen = current.count
+            if lineArrived.wait(timeout: deadline) == .timedOut { return nil }
+        }
+    }
+
+    /// Waits for the child to exit by itself; false if the guard ran out.
+    func waitForExit(guardSeconds: Double = 30) -> Bool {
+        guard exited.wait(timeout: .now() + guardSeconds) == .success else { return false }
+        exited.signal()  // so that later waits, a second stop() among them, return at once too
+        return true
+    }
+
+    /// Kills the child at once (SIGKILL) and waits for it.
+    func kill() {
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        _ = waitForExit()
+    }
+
+    /// Closes the child's standard input, its cue to exit, and kills it if it has not exited within the guard.
+    func stop() {
+        try? input.fileHandleForWriting.close()
+        if !waitForExit(guardSeconds: 10) { kill() }
+    }
+}

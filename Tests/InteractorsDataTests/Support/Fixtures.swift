@@ -1,0 +1,29 @@
+import Foundation
+
+/// Where the test fixtures are: the DataStoreFixture executable built next to the tests, and the python REST
+/// server in the test sources.
+enum Fixtures {
+    static var dataStoreExecutable: URL {
+        #if os(macOS)
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            return bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("DataStoreFixture")
+        }
+        #endif
+        return Bundle.main.bundleURL.appendingPathComponent("DataStoreFixture")
+    }
+
+    static var restServerScript: URL {
+        URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent()
+            .deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/rest_server.py")
+    }
+
+    /// Runs DataStoreFixture with `arguments` to the end; its output lines.
+    static func runDataStore(_ arguments: [String]) throws -> [String] {
+        let child = try ChildProcess(executable: dataStoreExecutable, arguments: arguments)
+        _ = child.waitForLine { $0 == "done" || $0.hasPrefix("count ") || $0.hasPrefix("error ") }
+        child.stop()
+        return child.output
+    }
+}

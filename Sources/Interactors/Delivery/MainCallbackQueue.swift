@@ -1,13 +1,5 @@
 import Dispatch
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// The main queue, for handlers that touch the UI or other `@MainActor` state.
 ///
 /// Handlers given to `on: .main` may be `@MainActor` closures, so code on the main actor needs no hop:
@@ -60,24 +52,11 @@ public final class MainCallbackQueue: CallbackQueue {
         return ran
     }
 
-    /// Whether this is the process's main thread.
+    /// Whether this is the process's main thread (`false` where there is no telling).
     static var isMainThread: Bool {
-        #if canImport(Darwin)
-        pthread_main_np() != 0
-        #else
-        getpid() == currentThreadID()
-        #endif
+        callingThreadIsMain() ?? false
     }
 }
-
-#if !canImport(Darwin)
-/// Linux's `gettid()`: the main thread's ID is the process ID. Looked up at run time, since the C library
-/// module does not export it; a C library without it gives an ID that matches no process.
-private let currentThreadID: @convention(c) () -> pid_t = {
-    guard let symbol = dlsym(nil, "gettid") else { return { -1 } }
-    return unsafeBitCast(symbol, to: (@convention(c) () -> pid_t).self)
-}()
-#endif
 
 /// The main-queue jobs not run yet, oldest first.
 private struct JobList {

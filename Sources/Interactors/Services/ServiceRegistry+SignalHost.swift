@@ -71,7 +71,8 @@ extension ServiceRegistry {
     ///     it however long it takes.
     @available(*, noasync, message: "it parks the main thread; use 'try await registry.runUntilTerminated()'")
     public func runUntilTerminated(launchOptions: LaunchOptions = [:], shutDownDeadline: Duration? = nil) -> Never {
-        guard isMainThread() else {
+        // Where there is no telling, `dispatchMain()` decides.
+        guard callingThreadIsMain() ?? true else {
             // `dispatchMain()` traps without a word anywhere else; say why instead.
             fatalError(
                 "ServiceRegistry.runUntilTerminated() must be called on the main thread, which it parks; "
@@ -245,25 +246,6 @@ private func endProcess(asSignal signalNumber: Int32) -> Never {
     pthread_sigmask(SIG_UNBLOCK, &signals, nil)
     raise(signalNumber)
     _exit(128 + signalNumber)
-}
-
-/// Whether the calling thread is the process's main thread, the only one `dispatchMain()` may park.
-private func isMainThread() -> Bool {
-    #if canImport(Darwin)
-    return pthread_main_np() != 0
-    #elseif os(Linux)
-    // "/proc/thread-self" links to "<process id>/task/<thread id>"; the main thread's id is the process's.
-    var buffer = [UInt8](repeating: 0, count: 64)
-    let length = buffer.withUnsafeMutableBytes { bytes in
-        readlink("/proc/thread-self", bytes.baseAddress!.assumingMemoryBound(to: CChar.self), bytes.count)
-    }
-    // Without /proc there is no telling; let `dispatchMain()` decide.
-    guard length > 0 else { return true }
-    let parts = buffer[..<length].split(separator: UInt8(ascii: "/"))
-    return parts.count == 3 && parts[0] == parts[2]
-    #else
-    return true
-    #endif
 }
 
 private func writeToStandardError(_ line: String) {

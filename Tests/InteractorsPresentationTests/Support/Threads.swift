@@ -50,12 +50,3 @@ func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
         #endif
     }
 }
-
-/// The calling thread's identity.
-func currentThreadID() -> UInt {
-    #if canImport(Darwin)
-    UInt(bitPattern: pthread_self())
-    #else
-    UInt(pthread_self())
-    #endif
-}

@@ -93,17 +93,10 @@ import Testing
     @Test func getReturnsOnlyOnceEveryEarlierHandlerHasBeenHandedToItsQueue() {
         let queue = ManualCallbackQueue()
         let (response, resolver) = Response<Int>.makePending()
-        let entered = Gate()
-        let proceed = Gate()
-        resolver.onCancel {
-            entered.open()
-            proceed.wait()
-        }
         let ran = Counter()
         response.onResult(on: queue) { _ in ran.increment() }
-        DispatchQueue.global().async { response.cancel() }
-        entered.wait()
-        DispatchQueue.global().async { proceed.open() }
+        let cancellation = PausedCancellation(of: response, resolver: resolver)
+        cancellation.resumeElsewhere()
         _ = response.result
         queue.runAll()
         #expect(ran.value == 1)

@@ -48,3 +48,40 @@ func eventually(guardSeconds: Double = 10, _ condition: () -> Bool) -> Bool {
     }
     return true
 }
+
+/// A cancellation paused inside a cancel handler, on another thread: the outcome is recorded, its delivery not
+/// yet made. Handlers added meanwhile race the settlement.
+struct PausedCancellation {
+    private let proceed: Gate
+    private let finished: Gate
+
+    /// Cancels `response` on another thread and returns once it has paused.
+    init<Value>(of response: Response<Value>, resolver: Resolver<Value>) {
+        let entered = Gate()
+        let proceed = Gate()
+        let finished = Gate()
+        resolver.onCancel {
+            entered.open()
+            proceed.wait()
+        }
+        DispatchQueue.global().async {
+            response.cancel()
+            finished.open()
+        }
+        entered.wait()
+        self.proceed = proceed
+        self.finished = finished
+    }
+
+    /// Lets the delivery go on, from another thread.
+    func resumeElsewhere() {
+        let proceed = self.proceed
+        DispatchQueue.global().async { proceed.open() }
+    }
+
+    /// Lets the delivery go on and waits until the cancelling thread is done.
+    func resumeAndWait() {
+        proceed.open()
+        finished.wait()
+    }
+}

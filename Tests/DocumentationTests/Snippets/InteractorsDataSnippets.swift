@@ -1,0 +1,204 @@
+import Foundation
+import Interactors
+import InteractorsData
+import Testing
+
+// The code blocks of Sources/InteractorsData/InteractorsData.docc (InteractorsData.md and
+// FromInteractorToDataSource.md), with the stand-ins they need. The blocks that talk to api.example.com are
+// compiled, in the order the article builds its layers, and not run: the tests reach no network. The tests run
+// the other blocks for real, with in-memory sources standing in for the server and a FileDataSource in a
+// temporary directory.
+
+@Suite private struct InteractorsDataSnippets {
+    // MARK: Stand-ins
+
+    struct Note: Codable, Identifiable, Sendable, Equatable {
+        var id: String
+        var text: String
+        var isPinned: Bool
+        var fetchedAt: Date
+
+        init(id: String, text: String = "", isPinned: Bool = false, fetchedAt: Date = .now) {
+            self.id = id
+            self.text = text
+            self.isPinned = isPinned
+            self.fetchedAt = fetchedAt
+        }
+
+        /// The entity for a transfer object; throws when it has no text.
+        init(_ dto: NoteDTO) throws {
+            guard let text = dto.body else { throw MissingText() }
+            self.init(id: dto.id, text: text, isPinned: dto.pinned, fetchedAt: dto.fetchedAt)
+        }
+    }
+
+    /// The server's shape of a note: its text may be missing, which the app cannot show.
+    struct NoteDTO: Codable, Identifiable, Sendable {
+        var id: String
+        var body: String?
+        var pinned: Bool
+        var fetchedAt: Date
+
+        init(id: String, body: String?, pinned: Bool, fetchedAt: Date) {
+            self.id = id
+            self.body = body
+            self.pinned = pinned
+            self.fetchedAt = fetchedAt
+        }
+
+        init(_ note: Note) {
+            self.init(id: note.id, body: note.text, pinned: note.isPinned, fetchedAt: note.fetchedAt)
+        }
+    }
+
+    struct MissingText: Error {}
+
+    struct Profile: Decodable, Sendable { let name: String }
+
+    /// Never written to: the blocks that use it are compiled, not run; the file test has a directory of its own.
+    let appSupport = FileManager.default.temporaryDirectory
+    let token = "Bearer secret"
+    let note = Note(id: "n1", text: "Buy milk")
+
+    @MainActor func show(_ notes: [Note]) {}
+
+    // MARK: The overview (InteractorsData.md), compiled
+
+    func overview() async throws {
+        let client = HTTPClient(baseURL: URL(string: "https://api.example.com/v1")!)
+        let notes = CacheRepository(
+            main: RESTDataSource<Note>(client: client, path: "notes"),
+            cache: FileDataSource<Note>(fileURL: appSupport.appendingPathComponent("notes.json"))
+        )
+        let getNote = GetInteractor(repository: notes, queue: DispatchQueue(label: "notes"))
+
+        let note = try await getNote.execute(id: "n1").value  // the cache, else the server
+
+        _ = note
+    }
+
+    // MARK: From interactor to data source: the layers, built one on another as the article does, compiled
+
+    func fromInteractorToDataSource() async throws {
+        let dtoCache = InMemoryDataSource<NoteDTO>()
+
+        // Keep data on disk
+        let cache = FileDataSource<Note>(fileURL: appSupport.appendingPathComponent("notes.json"))
+
+        // Talk to a server
+        let client = HTTPClient(baseURL: URL(string: "https://api.example.com/v1")!, headers: ["Authorization": token])
+        let remote = RESTDataSource<Note>(client: client, path: "notes")
+
+        let profile = try await client.send(.get("me", as: Profile.self)).value  // any endpoint, not only collections
+
+        // Combine a server and a cache
+        let notes = CacheRepository(main: remote, cache: cache, isValid: { $0.fetchedAt > .now - 3600 })
+
+        // Map transfer objects to entities
+        let entities = MappedRepository(
+            CacheRepository(main: RESTDataSource<NoteDTO>(client: client, path: "notes"), cache: dtoCache),
+            toEntity: { dto in try Note(dto) },
+            toDTO: { note in NoteDTO(note) }
+        )
+
+        // Call it from a use case
+        let queue = DispatchQueue(label: "notes")
+        let getNotes = GetAllInteractor(repository: entities, queue: queue)
+        let saveNote = PutInteractor(repository: entities, queue: queue)
+
+        getNotes.execute().onCompletion(on: .main) { notes in show(notes) }
+        let saved = try await saveNote.execute(note).value
+
+        _ = (profile, notes, saved)
+    }
+
+    // MARK: Describe what you want with a query
+
+    @Test func queriesSelectWhatTheySay() throws {
+        let notes = InMemoryDataSource<Note>()
+        _ = try notes.putAll([Note(id: "n1", isPinned: true), Note(id: "n2"), Note(id: "n3")]).get()
+
+        let one = notes.get(IdQuery("n1"))  // one object; .notFound if there is none
+        let both = notes.getAll(IdsQuery(["n1", "n2"]))  // those found, in this order
+        let all = notes.getAll(AllObjectsQuery())  // everything
+        let pinned = notes.getAll(FilterQuery<Note> { $0.isPinned })  // a condition, for local sources
+
+        #expect(try one.get().id == "n1")
+        #expect(try both.get().map(\.id) == ["n1", "n2"])
+        #expect(try all.get().map(\.id) == ["n1", "n2", "n3"])
+        #expect(try pinned.get().map(\.id) == ["n1"])
+
+        let missing = #expect(throws: DataError.self) { try notes.get(IdQuery("n9")).get() }
+        #expect(missing?.code == .notFound)
+        let otherIdType = #expect(throws: DataError.self) { try notes.get(IdQuery(1)).get() }
+        #expect(otherIdType?.code == .queryNotSupported)
+    }
+
+    // MARK: Keep data on disk
+
+    @Test func theFileKeepsWhatWasStored() throws {
+        let appSupport = FileManager.default.temporaryDirectory.appendingPathComponent("snippets-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: appSupport) }
+
+        let cache = FileDataSource<Note>(fileURL: appSupport.appendingPathComponent("notes.json"))
+
+        _ = try cache.put(note).get()
+        let reopened = FileDataSource<Note>(fileURL: cache.fileURL)
+        #expect(try reopened.get(IdQuery("n1")).get().text == "Buy milk")
+    }
+
+    // MARK: Combine a server and a cache
+
+    @Test func aStaleCachedNoteIsReadAgainFromTheServer() throws {
+        let remote = InMemoryDataSource<Note>()  // stands in for the server
+        let cache = InMemoryDataSource<Note>()
+        _ = try remote.putAll([Note(id: "n1", text: "from the server"), Note(id: "n2", text: "from the server")])
+            .get()
+        _ = try cache.putAll([Note(id: "n1", text: "stale", fetchedAt: .now - 7200), Note(id: "n2", text: "fresh")])
+            .get()
+
+        let notes = CacheRepository(main: remote, cache: cache, isValid: { $0.fetchedAt > .now - 3600 })
+
+        #expect(try notes.get(IdQuery("n1")).get().text == "from the server")
+        #expect(try cache.get(IdQuery("n1")).get().text == "from the server")
+        #expect(try notes.get(IdQuery("n2")).get().text == "fresh")
+    }
+
+    // MARK: Map transfer objects to entities
+
+    @Test func entitiesAreMappedToAndFromTransferObjects() throws {
+        // Making the client and the REST source sends nothing; the calls below use the cache only.
+        let client = HTTPClient(baseURL: URL(string: "https://api.example.com/v1")!)
+        let dtoCache = InMemoryDataSource<NoteDTO>()
+
+        let entities = MappedRepository(
+            CacheRepository(main: RESTDataSource<NoteDTO>(client: client, path: "notes"), cache: dtoCache),
+            toEntity: { dto in try Note(dto) },
+            toDTO: { note in NoteDTO(note) }
+        )
+
+        #expect(try entities.put(note, operation: .cache).get() == note)
+        #expect(try dtoCache.get(IdQuery("n1")).get().body == "Buy milk")
+
+        _ = try dtoCache.put(NoteDTO(id: "n2", body: nil, pinned: false, fetchedAt: .now)).get()
+        let error = #expect(throws: DataError.self) { try entities.get(IdQuery("n2"), operation: .cache).get() }
+        #expect(error?.code == .mappingFailed)
+        #expect(error?.underlying is MissingText)
+    }
+
+    // MARK: Call it from a use case
+
+    @Test func theUseCasesReadAndWriteThroughTheRepository() async throws {
+        let entities = CacheRepository(main: InMemoryDataSource<Note>(), cache: InMemoryDataSource<Note>())
+
+        let queue = DispatchQueue(label: "notes")
+        let getNotes = GetAllInteractor(repository: entities, queue: queue)
+        let saveNote = PutInteractor(repository: entities, queue: queue)
+
+        getNotes.execute().onCompletion(on: .main) { notes in show(notes) }
+        let saved = try await saveNote.execute(note).value
+
+        #expect(saved == note)
+        #expect(try await getNotes.execute().value == [note])
+    }
+}

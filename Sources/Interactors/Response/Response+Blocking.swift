@@ -73,20 +73,12 @@ extension Response {
         return settledOutcome
     }
 
-    /// Watches the flag for a few microseconds before parking: a thread that settles from another core usually
-    /// does so that fast, and parking and being woken costs tens of microseconds. Only with a second core to
-    /// settle on. Returns whether the response settled.
+    /// Watches the flag for a few microseconds before parking, when that pays: a thread that settles from another
+    /// core usually does so that fast, and parking and being woken costs tens of microseconds. `SpinPolicy`
+    /// decides whether to spin (not on one core, nor while recent spins did not pay: a loaded machine, slow work)
+    /// and for how long. Returns whether the response settled.
     private func spinUntilSettled(deadline: DispatchTime?) -> Bool {
-        guard SpinPolicy.isWorthSpinning else { return isSettled }
-        let start = DispatchTime.now().uptimeNanoseconds
-        var limit = start + SpinPolicy.budgetNanoseconds
-        if let deadline { limit = min(limit, deadline.uptimeNanoseconds) }
-        var polls = 0
-        while !isSettled {
-            polls += 1
-            if polls & 63 == 0, DispatchTime.now().uptimeNanoseconds >= limit { return false }
-        }
-        return true
+        SpinPolicy.spin(until: deadline) { isSettled }
     }
 
     /// Runs unstarted queued work that this response waits on (its own, or its upstreams', for composed
@@ -121,10 +113,4 @@ extension Duration {
         guard !overflowAgain, let interval = Int(exactly: total) else { return .never }
         return .nanoseconds(max(0, interval))
     }
-}
-
-/// How long a blocking call watches for the outcome before it parks.
-enum SpinPolicy {
-    static let budgetNanoseconds: UInt64 = 20_000
-    static let isWorthSpinning = sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1
 }

@@ -15,18 +15,20 @@ final class BusyLoad: Sendable {
 
     let threadCount = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     private let running = Atomic<Bool>(false)
-    private let wake = DispatchSemaphore(value: 0)
+    /// One per thread, so that every start wakes every thread.
+    private let wakes: [DispatchSemaphore]
 
     private init() {
-        for _ in 0..<threadCount {
-            startThread { [self] in spin() }
+        wakes = (0..<threadCount).map { _ in DispatchSemaphore(value: 0) }
+        for index in 0..<threadCount {
+            startThread { [self] in spin(index) }
         }
     }
 
     /// Keeps every core busy until ``stop()``.
     func start() {
         running.store(true, ordering: .releasing)
-        for _ in 0..<threadCount { wake.signal() }
+        for wake in wakes { wake.signal() }
     }
 
     /// Lets the cores go idle again.
@@ -34,10 +36,10 @@ final class BusyLoad: Sendable {
         running.store(false, ordering: .releasing)
     }
 
-    private func spin() -> Never {
+    private func spin(_ index: Int) -> Never {
         var sink: UInt64 = 1
         while true {
-            wake.wait()
+            wakes[index].wait()
             while running.load(ordering: .acquiring) {
                 for _ in 0..<1_000 { sink = sink &* 6_364_136_223_846_793_005 &+ 1 }
             }

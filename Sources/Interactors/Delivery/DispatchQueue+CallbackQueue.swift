@@ -1,4 +1,5 @@
 public import Dispatch
+import Synchronization
 
 extension DispatchQueue: CallbackQueue {
     /// Runs `job` asynchronously on this queue.
@@ -34,19 +35,35 @@ final class QueueMarker: Sendable {
     /// Where a queue keeps its own marker, to be found from the queue.
     static let lookupKey = DispatchSpecificKey<QueueMarker>()
 
+    private let ownKey = DispatchSpecificKey<QueueMarker>()
+
+    /// Stored (releasing) once the marker is complete, before Dispatch gets it; loaded (acquiring) before a
+    /// thread that got the marker from Dispatch reads it. Dispatch's own hand-off orders the two as well, but
+    /// ThreadSanitizer cannot see inside libdispatch: this makes the publication visible to it, and part of our
+    /// code rather than an assumption about Dispatch's.
+    private let published = Atomic<Bool>(false)
+
+    private init() {
+        published.store(true, ordering: .releasing)
+    }
+
     /// This marker's own key, set on its queue only.
-    let key = DispatchSpecificKey<QueueMarker>()
+    var key: DispatchSpecificKey<QueueMarker> {
+        _ = published.load(ordering: .acquiring)
+        return ownKey
+    }
 
     /// The queue's marker, marking the queue on first use.
     ///
     /// No lock: the marker's own key is set on the queue before the marker is published under `lookupKey`, so
     /// whichever marker a thread finds or creates, its key is on the queue. Two threads marking a queue at once
-    /// may each set a marker; one wins the lookup key, both keys stay on the queue, both answer rightly (the
-    /// loser is a few bytes, once per queue). And no call into Dispatch happens under a lock.
+    /// may each set a marker; one wins the lookup key, both keys stay on the queue (each kept alive by its own
+    /// marker, stored under it, so no key's address is ever reused while a queue holds it), and both answer
+    /// rightly. And no call into Dispatch happens under a lock.
     static func marker(of queue: DispatchQueue) -> QueueMarker {
         if let marker = queue.getSpecific(key: lookupKey) { return marker }
         let marker = QueueMarker()
-        queue.setSpecific(key: marker.key, value: marker)
+        queue.setSpecific(key: marker.ownKey, value: marker)
         queue.setSpecific(key: lookupKey, value: marker)
         return marker
     }

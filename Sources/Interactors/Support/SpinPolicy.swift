@@ -59,13 +59,10 @@ enum SpinPolicy {
             // scheduler tends to wake on the waker's core. With nothing else to run, this returns at once.
             sched_yield()
             let now = DispatchTime.now().uptimeNanoseconds
-            if now &- last > preemptionNanoseconds {
+            // A spin cut short by the caller's deadline says nothing about the machine.
+            if now >= limit, limit < budgetEnd { return isSettled() }
+            if now >= limit || now &- last > preemptionNanoseconds {
                 credit.record(paid: false)
-                return isSettled()
-            }
-            if now >= limit {
-                // A spin cut short by the caller's deadline says nothing about the machine.
-                if limit == budgetEnd { credit.record(paid: false) }
                 return isSettled()
             }
             last = now

@@ -13,22 +13,24 @@ import Musl
 ///
 /// A blocked `get()` that watches the flag for a few microseconds saves the park and the wake-up when another core
 /// settles the response that fast. It pays only with a second core free to settle on, and only for work that
-/// short: on a loaded machine the spinner takes the core the settling thread needs (measured: 1.6x the dispatch
-/// + semaphore floor with both cores busy; the settler, woken by the waiter, is often queued on the waiter's own
-/// core), and for work that takes milliseconds every spin is wasted. So:
+/// short: on a loaded machine the spinner takes the core the settling thread needs (measured: 1.6x the
+/// dispatch-and-semaphore floor with both cores busy; the settler, woken by the waiter, is often queued behind it
+/// on the waiter's own core), and for work that takes milliseconds every spin is wasted. So the policy learns from the
+/// spins themselves, process-wide (see ``SpinCredit``): a spin that saw the settlement earns a credit; one that
+/// ran out of budget, or lost its core on the way (the clock jumped between two polls: the scheduler ran
+/// something else for a while, the sign of a loaded machine), costs ``SpinCredit/failurePenalty``. While the
+/// credit is negative, waiters park at once.
 ///
-/// - the spinner calls `sched_yield` between polls: a settler queued on its core runs at once, and on an idle
-///   core the call returns at once;
-/// - the policy learns from the spins themselves, process-wide (see ``SpinCredit``): a spin that saw the
-///   settlement earns a credit; one that ran out of budget, or lost its core on the way (the clock jumped between
-///   two polls: the scheduler ran something else for a while, the sign of a loaded machine), costs
-///   ``SpinCredit/failurePenalty``. While the credit is negative, waiters park at once.
+/// The spinner does not `sched_yield` between polls, though that let a settler queued on its core run sooner: with
+/// a CPU-bound thread on the same core, a yield handed it a whole time slice, and the waiter came back a
+/// millisecond later (measured: medians up to 1 ms in quick runs of the benchmarks' loaded case). A spin costs at
+/// most its budget.
 enum SpinPolicy {
     /// The longest a waiter watches the flag.
     static let budgetNanoseconds: UInt64 = 20_000
 
-    /// A gap this long between two clock reads 16 polls and a `sched_yield` apart (well under a microsecond when
-    /// the yield hands the core to nobody, or to a settler's short job) means the spinner lost its core.
+    /// A gap this long between two clock reads 16 polls apart (tens of nanoseconds) means the spinner lost its
+    /// core.
     static let preemptionNanoseconds: UInt64 = 5_000
 
     /// Spinning is pointless on a single core: the settler cannot run while we spin.
@@ -55,9 +57,6 @@ enum SpinPolicy {
         while !isSettled() {
             polls += 1
             guard polls & 15 == 0 else { continue }
-            // Offer this core to whoever waits for it: often the very thread that will settle, which the
-            // scheduler tends to wake on the waker's core. With nothing else to run, this returns at once.
-            sched_yield()
             let now = DispatchTime.now().uptimeNanoseconds
             // A spin cut short by the caller's deadline says nothing about the machine.
             if now >= limit, limit < budgetEnd { return isSettled() }

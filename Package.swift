@@ -12,7 +12,10 @@ let package = Package(
         .library(name: "InteractorsData", targets: ["InteractorsData"]),
     ],
     targets: [
-        .target(name: "Interactors"),
+        .target(name: "Interactors", dependencies: ["CInteractorsFutex"]),
+        // The futex system call for `Lock` on Linux (Swift cannot call the variadic `syscall`); internal to the
+        // package, not a product.
+        .target(name: "CInteractorsFutex"),
         .target(name: "InteractorsTestKit", dependencies: ["Interactors"]),
         .target(name: "InteractorsPresentation", dependencies: ["Interactors"]),
         .target(name: "InteractorsData", dependencies: ["Interactors"]),
@@ -52,7 +55,7 @@ let package = Package(
 
 // The settings swift-log uses: spell existentials `any`, import what a file uses, keep imports internal unless
 // a file says `public import`.
-for target in package.targets {
+for target in package.targets where target.name != "CInteractorsFutex" {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))

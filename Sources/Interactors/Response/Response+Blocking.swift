@@ -1,13 +1,5 @@
 public import Dispatch
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 // MARK: Blocking
 //
 // For tests, command-line tools and composition on threads that may block. A blocked caller returns once the
@@ -60,7 +52,7 @@ extension Response {
         // A handler (or a stage) of this very response blocking on it: its delivery is this thread's to finish,
         // so waiting for it would never end. The outcome is all it can have.
         if drain.depth > 0, let outcome = settledOutcome { return outcome }
-        if spinUntilSettled(deadline: deadline), let outcome = deliveredOutcome { return outcome }
+        if spinUntilDelivered(deadline: deadline), let outcome = deliveredOutcome { return outcome }
 
         let wakeUp = DispatchSemaphore(value: 0)
         guard beginBlocking(wakeUp) else { return settledOutcome }
@@ -107,20 +99,12 @@ extension Response {
         if cancelNow { cancel() }
     }
 
-    /// Watches the flag for a few microseconds before parking: a thread that settles from another core usually
-    /// does so that fast, and parking and being woken costs tens of microseconds. Only with a second core to
-    /// settle on. Returns whether the response settled.
-    private func spinUntilSettled(deadline: DispatchTime?) -> Bool {
-        guard SpinPolicy.isWorthSpinning else { return isSettled }
-        let start = DispatchTime.now().uptimeNanoseconds
-        var limit = start + SpinPolicy.budgetNanoseconds
-        if let deadline { limit = min(limit, deadline.uptimeNanoseconds) }
-        var polls = 0
-        while !isSettled {
-            polls += 1
-            if polls & 63 == 0, DispatchTime.now().uptimeNanoseconds >= limit { return false }
-        }
-        return true
+    /// Watches the flag for a few microseconds before parking, when that pays: a thread that settles from another
+    /// core usually does so that fast, and parking and being woken costs tens of microseconds. `SpinPolicy`
+    /// decides whether to spin (not on one core, nor while recent spins did not pay: a loaded machine, slow work)
+    /// and for how long. Returns whether the settlement was delivered meanwhile.
+    private func spinUntilDelivered(deadline: DispatchTime?) -> Bool {
+        SpinPolicy.spin(until: deadline) { isDelivered }
     }
 
     /// Runs, on this thread, work this response waits on that could not start otherwise; returns whether it ran
@@ -170,10 +154,4 @@ extension Duration {
         guard !overflowAgain, let interval = Int(exactly: total) else { return .never }
         return .nanoseconds(max(0, interval))
     }
-}
-
-/// How long a blocking call watches for the outcome before it parks.
-enum SpinPolicy {
-    static let budgetNanoseconds: UInt64 = 20_000
-    static let isWorthSpinning = sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1
 }

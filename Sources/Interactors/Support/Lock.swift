@@ -1,59 +1,70 @@
 public import Synchronization
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
+#if !canImport(Darwin)
+import CInteractorsFutex
+#endif
+#if !canImport(Darwin) && !os(Linux)
+#if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+#endif
 
-/// The library's one lock: a word-sized spin-then-yield lock built on `Synchronization.Atomic`.
+/// The library's one lock: a 4-byte lock stored inline in its owner (a `Response` stays a single allocation),
+/// chosen per platform.
 ///
-/// Why not `pthread_mutex_t` or `Synchronization.Mutex`: a pthread mutex must not move, so it needs a heap
-/// allocation of its own, and a `Response` has to stay a single allocation; `Mutex` makes ThreadSanitizer on
-/// Linux report false races, and CI runs TSan. An `Atomic` stored in a class has a stable address, costs four
-/// bytes, and its acquire/release ordering is what TSan understands.
+/// - Darwin: `os_unfair_lock`, through `Synchronization.Mutex<Void>`, which stores it inline. A waiter sleeps in
+///   the kernel and donates its priority to the owner, so a user-interactive thread never starves a
+///   background-QoS owner by spinning (why Apple deprecated `OSSpinLock`).
+/// - Linux: a futex lock (Drepper's "Futexes Are Tricky", mutex 3) on a `Synchronization.Atomic<UInt32>`:
+///   0 free, 1 held, 2 held with sleepers. Taking it is one acquiring compare-and-exchange, which ThreadSanitizer
+///   understands; a contended waiter spins briefly, then sleeps in `FUTEX_WAIT_PRIVATE`; releasing it is one
+///   releasing exchange, and calls the kernel only if someone sleeps. Not `Synchronization.Mutex`: it makes
+///   ThreadSanitizer on Linux report false races, and CI runs TSan.
+/// - Elsewhere: the same word, spinning then yielding.
 ///
-/// Every critical section in the library is a few loads and stores (never user code, never a wait), so a
-/// short spin finds the lock free; past that the waiter yields its core to whoever holds it.
+/// Every critical section in the library is a few loads and stores (never user code, never a wait, never a call
+/// into Dispatch), so the lock is nearly always free, and when it is not, it is freed within nanoseconds unless
+/// its owner was preempted: then sleeping beats spinning.
 ///
 /// `@usableFromInline` so the response's hot paths can be `@inlinable`, specialised in the caller's module.
 @usableFromInline
 package struct Lock: ~Copyable, @unchecked Sendable {
-    // @unchecked: the only stored property is an Atomic, which is Sendable; ~Copyable types need the spelling.
+    // @unchecked: the only stored property is a Mutex or an Atomic, both Sendable; ~Copyable types need the
+    // spelling.
+
+    #if canImport(Darwin)
+    @usableFromInline
+    let mutex = Mutex<Void>(())
+    #else
+    /// 0: free; 1: held, nobody sleeping; 2: held, and a thread may sleep on the word (unlock must wake one).
     @usableFromInline
     let word = Atomic<UInt32>(0)
+    #endif
 
     @inlinable
     package init() {}
 
-    /// Takes the lock, spinning briefly and then yielding until it is free.
+    /// Takes the lock, sleeping until it is free.
     @inlinable @inline(__always)
     package func lock() {
+        #if canImport(Darwin)
+        mutex._unsafeLock()
+        #else
         if word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged { return }
         lockSlowly()
+        #endif
     }
 
-    @usableFromInline @inline(never)
-    func lockSlowly() {
-        var spins = 0
-        while true {
-            // Read before trying again so a spinning core does not keep stealing the cache line.
-            if word.load(ordering: .relaxed) == 0,
-                word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
-            {
-                return
-            }
-            spins += 1
-            if spins > 64 { sched_yield() }
-        }
-    }
-
-    /// Releases the lock.
+    /// Releases the lock, waking one sleeping waiter if there is one.
     @inlinable @inline(__always)
     package func unlock() {
-        word.store(0, ordering: .releasing)
+        #if canImport(Darwin)
+        mutex._unsafeUnlock()
+        #else
+        if word.exchange(0, ordering: .releasing) != 1 { wakeOneWaiter() }
+        #endif
     }
 
     /// Runs `body` with the lock held. `body` must not call user code or block.
@@ -64,6 +75,56 @@ package struct Lock: ~Copyable, @unchecked Sendable {
         return try body()
     }
 }
+
+#if !canImport(Darwin)
+extension Lock {
+    /// How many times a contended `lock()` re-checks the word before it sleeps: about a microsecond, the length
+    /// of a few critical sections. Past that the owner is most likely preempted, and only sleeping lets it run.
+    private static var spinLimit: Int { 100 }
+
+    @usableFromInline @inline(never)
+    func lockSlowly() {
+        for _ in 0..<Lock.spinLimit {
+            interactors_cpu_relax()
+            // Read before trying again so a spinning core does not keep stealing the cache line.
+            if word.load(ordering: .relaxed) == 0,
+                word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
+            {
+                return
+            }
+        }
+        // Mark the lock contended (2) whenever we take it from here on: we cannot know whether other sleepers
+        // remain, so our unlock must wake one.
+        while word.exchange(2, ordering: .acquiring) != 0 {
+            sleep(whileWordIs: 2)
+        }
+    }
+
+    @usableFromInline @inline(never)
+    func wakeOneWaiter() {
+        #if os(Linux)
+        withWordAddress { interactors_futex_wake_one($0) }
+        #endif
+    }
+
+    private func sleep(whileWordIs expected: UInt32) {
+        #if os(Linux)
+        withWordAddress { interactors_futex_wait($0, expected) }
+        #else
+        sched_yield()
+        #endif
+    }
+
+    /// The address of the atomic word itself (the futex is keyed by it). `Atomic` is laid out like its `UInt32`
+    /// and, being non-copyable with a raw layout, is always borrowed in place: this is the word's real address,
+    /// which `lockAndUnlockUseTheWordInPlace` in the tests checks.
+    private func withWordAddress(_ body: (UnsafeMutablePointer<UInt32>) -> Void) {
+        withUnsafePointer(to: word) { pointer in
+            body(UnsafeMutableRawPointer(mutating: pointer).assumingMemoryBound(to: UInt32.self))
+        }
+    }
+}
+#endif
 
 /// A value guarded by a ``Lock``, for the library's few process-wide settings and registries, and (through
 /// `package` access) for the test kit and the tests.
@@ -77,6 +138,13 @@ package final class LockedBox<State>: @unchecked Sendable {
     package func withLock<T, E: Error>(_ body: (inout State) throws(E) -> T) throws(E) -> T {
         lock.lock()
         defer { lock.unlock() }
+        if MemoryLayout<State>.size == 0 {
+            // A zero-sized stored property of a generic class sits at offset 0, on the object's header, so an
+            // inout access to it is, for ThreadSanitizer, a write to the header that races every other thread's
+            // retain or metadata read. There is nothing to store: lend the body a local instead.
+            var nothing = state
+            return try body(&nothing)
+        }
         return try body(&state)
     }
 }

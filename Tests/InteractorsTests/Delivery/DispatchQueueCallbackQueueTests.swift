@@ -16,6 +16,45 @@ import Testing
         #expect(child.sync { queue.isCurrent })
     }
 
+    @Test func isCurrentOnAQueueThatTargetsItWhenBothWereAskedAboutFirst() {
+        let parent = DispatchQueue(label: "parent")
+        let child = DispatchQueue(label: "child", target: parent)
+        #expect(!child.isCurrent)
+        #expect(!parent.isCurrent)
+        let answers = child.sync { (child: child.isCurrent, parent: parent.isCurrent) }
+        #expect(answers.child)
+        #expect(answers.parent)
+        #expect(!parent.sync { child.isCurrent })
+    }
+
+    @Test func isCurrentThroughAChainOfThreeMarkedQueues() {
+        let root = DispatchQueue(label: "root")
+        let middle = DispatchQueue(label: "middle", target: root)
+        let leaf = DispatchQueue(label: "leaf", target: middle)
+        for queue in [leaf, middle, root] { #expect(!queue.isCurrent) }
+        #expect(leaf.sync { [leaf, middle, root].allSatisfy(\.isCurrent) })
+        #expect(middle.sync { !leaf.isCurrent && middle.isCurrent && root.isCurrent })
+    }
+
+    @Test func threadsMarkingOneQueueAtOnceAllGetTheRightAnswer() {
+        for _ in 0..<50 {
+            let queue = DispatchQueue(label: "raced")
+            let start = Gate()
+            let done = DispatchGroup()
+            let wrong = Recorder<Bool>()
+            for _ in 0..<4 {
+                DispatchQueue.global().async(group: done) {
+                    start.wait()
+                    if queue.isCurrent { wrong.record(true) }
+                    if !queue.sync(execute: { queue.isCurrent }) { wrong.record(false) }
+                }
+            }
+            start.open(count: 4)
+            #expect(done.wait(timeout: .now() + 10) == .success)
+            #expect(wrong.elements.isEmpty)
+        }
+    }
+
     @MainActor
     @Test func blockingOnTheMainQueueThatOwesTheWorkRunsItInline() throws {
         #expect(MainCallbackQueue.shared.isCurrent)

@@ -4,6 +4,7 @@ extension BenchmarkCase {
         .createObserveSettle,
         .settleThenObserve,
         .crossThreadGet,
+        .crossThreadGetLoaded,
         .manyPendingSettledElsewhere,
         .manyPendingOnOneThread,
         .rawAsyncFloor,
@@ -12,5 +13,6 @@ extension BenchmarkCase {
         .mapChain,
         .allOfHundred,
         .servicesBroadcast,
+        .contended,
     ]
 }

@@ -13,8 +13,16 @@ struct BenchmarkCase: Sendable {
     /// When set, one operation is a round of this many items: the time column is per round, and a second row
     /// reports the heap held per pending item (what the body marks between `markStart` and `markPending`).
     let itemsPerRound: Int?
+    /// Which table of the report the row goes in.
+    let table: Table
     let contenders: [Contender]
     let targets: [Target]
+
+    /// The report's tables: libraries side by side, or the library's lock against others.
+    enum Table: Sendable {
+        case main
+        case locks
+    }
 
     init(
         id: String,
@@ -22,6 +30,7 @@ struct BenchmarkCase: Sendable {
         iterations: Int,
         quickIterations: Int,
         itemsPerRound: Int? = nil,
+        table: Table = .main,
         contenders: [Contender],
         targets: [Target] = []
     ) {
@@ -30,6 +39,7 @@ struct BenchmarkCase: Sendable {
         self.iterations = iterations
         self.quickIterations = quickIterations
         self.itemsPerRound = itemsPerRound
+        self.table = table
         self.contenders = contenders
         self.targets = targets
     }
@@ -59,6 +69,26 @@ struct Contender: Sendable {
         _ body: @escaping @Sendable (Run) async -> Void
     ) -> Contender {
         Contender(library: library, note: note, body: .async(body))
+    }
+}
+
+extension Contender {
+    /// The same contender, with every core kept busy by ``BusyLoad`` while its body runs.
+    var underLoad: Contender {
+        switch body {
+        case .sync(let body):
+            .sync(library, note) { run in
+                BusyLoad.shared.start()
+                defer { BusyLoad.shared.stop() }
+                body(run)
+            }
+        case .async(let body):
+            .async(library, note) { run in
+                BusyLoad.shared.start()
+                defer { BusyLoad.shared.stop() }
+                await body(run)
+            }
+        }
     }
 }
 

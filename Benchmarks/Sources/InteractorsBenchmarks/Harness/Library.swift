@@ -6,6 +6,10 @@ enum Library: CaseIterable, Hashable {
     case concurrency
     case mutexFuture
     case rawDispatch
+    /// The lock columns (a table of their own): one minimal future on each lock.
+    case lockModel
+    case oldLockModel
+    case pthreadMutexModel
 
     var title: String {
         switch self {
@@ -15,8 +19,17 @@ enum Library: CaseIterable, Hashable {
         case .concurrency: "Concurrency"
         case .mutexFuture: "Mutex future"
         case .rawDispatch: "Raw Dispatch"
+        case .lockModel: "Lock"
+        case .oldLockModel: "old Lock"
+        case .pthreadMutexModel: "pthread mutex"
         }
     }
+
+    /// The columns of the main table.
+    static let mainColumns: [Library] = [.response, .nio, .openCombine, .concurrency, .mutexFuture, .rawDispatch]
+
+    /// The columns of the lock table.
+    static let lockColumns: [Library] = [.response, .mutexFuture, .lockModel, .oldLockModel, .pthreadMutexModel]
 
     /// The peers `Response` is divided by in the ratio columns.
     static let ratioPeers: [Library] = [.nio, .openCombine, .concurrency, .mutexFuture]

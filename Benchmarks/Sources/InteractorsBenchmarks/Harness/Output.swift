@@ -50,23 +50,23 @@ struct Report {
 
     func render() -> String {
         var lines: [String] = []
-        var header = ["Case"] + Library.allCases.map(\.title)
+        var header = ["Case"] + Library.mainColumns.map(\.title)
         header += Library.ratioPeers.map { "Response ÷ \($0.title)" }
         header += ["Target", "Verdict"]
         lines.append(row(header))
         lines.append(row(header.map { _ in "---" }))
 
-        for benchmark in cases {
+        for benchmark in cases where benchmark.table == .main {
             let unit = benchmark.itemsPerRound.map { " (per round of \($0.formatted))" } ?? ""
             var cells = [benchmark.title + unit]
-            cells += Library.allCases.map { cell(benchmark.id, $0) }
+            cells += Library.mainColumns.map { cell(benchmark.id, $0) }
             cells += Library.ratioPeers.map { ratio(benchmark.id, $0) }
             cells += verdicts(benchmark.targets.filter { !$0.statement.contains("heap") })
             lines.append(row(cells))
 
             if benchmark.itemsPerRound != nil {
                 var heapCells = ["↳ heap held per pending item (net bytes)"]
-                heapCells += Library.allCases.map { library in
+                heapCells += Library.mainColumns.map { library in
                     results[benchmark.id, library]?.heapBytesPerItem.map { format(bytes: $0) } ?? ""
                 }
                 heapCells += Library.ratioPeers.map { peer in
@@ -77,6 +77,24 @@ struct Report {
                 }
                 heapCells += verdicts(benchmark.targets.filter { $0.statement.contains("heap") })
                 lines.append(row(heapCells))
+            }
+        }
+
+        let lockCases = cases.filter { $0.table == .locks }
+        if !lockCases.isEmpty {
+            lines.append("")
+            lines.append("Locks: the same minimal future on each lock, `Response` and the mutex future for reference.")
+            lines.append("")
+            var lockHeader = ["Case"] + Library.lockColumns.map(\.title)
+            lockHeader += ["Lock ÷ old Lock", "Lock ÷ pthread mutex", "Target", "Verdict"]
+            lines.append(row(lockHeader))
+            lines.append(row(lockHeader.map { _ in "---" }))
+            for benchmark in lockCases {
+                var cells = [benchmark.title]
+                cells += Library.lockColumns.map { cell(benchmark.id, $0) }
+                cells += [.oldLockModel, .pthreadMutexModel].map { ratio(benchmark.id, .lockModel, to: $0) }
+                cells += verdicts(benchmark.targets)
+                lines.append(row(cells))
             }
         }
 
@@ -109,7 +127,11 @@ struct Report {
     }
 
     private func ratio(_ caseID: String, _ peer: Library) -> String {
-        guard let ours = results[caseID, .response], let theirs = results[caseID, peer] else { return "" }
+        ratio(caseID, .response, to: peer)
+    }
+
+    private func ratio(_ caseID: String, _ library: Library, to peer: Library) -> String {
+        guard let ours = results[caseID, library], let theirs = results[caseID, peer] else { return "" }
         return format(ratio: ours.nanoseconds / theirs.nanoseconds)
     }
 

@@ -28,6 +28,22 @@ struct Target: Sendable {
         }
     }
 
+    /// `library`'s time in `caseID`, divided by `reference`'s, is at most `limit` (for rows where the contenders
+    /// are not `Response`).
+    static func ratio(
+        _ caseID: String,
+        _ library: Library,
+        to reference: Library,
+        atMost limit: Double,
+        _ statement: String
+    ) -> Target {
+        Target(statement: statement) { results in
+            guard let ours = results[caseID, library], let theirs = results[caseID, reference] else { return nil }
+            let ratio = ours.nanoseconds / theirs.nanoseconds
+            return Verdict(met: ratio <= limit, detail: "\(format(ratio: ratio)) \(reference.title)")
+        }
+    }
+
     /// `library`'s time divided by `Response`'s is at least `factor` (speed-up, or throughput ratio).
     static func speedup(_ caseID: String, over library: Library, atLeast factor: Double, _ statement: String) -> Target
     {

@@ -1,0 +1,34 @@
+// The futex system call for `Lock` on Linux. Swift cannot call the variadic `syscall(2)`, so these fixed-arity
+// wrappers call it for it. Nothing here on other platforms: Darwin's `Lock` uses `os_unfair_lock`.
+#ifndef C_INTERACTORS_FUTEX_H
+#define C_INTERACTORS_FUTEX_H
+
+#if defined(__linux__)
+#include <linux/futex.h>
+#include <stdint.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/// Sleeps while `*word == expected` (checked atomically by the kernel), until a wake on `word`, a signal or a
+/// spurious wake-up. The caller re-checks the word in every case.
+static inline void interactors_futex_wait(uint32_t *word, uint32_t expected) {
+    syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
+}
+
+/// Wakes one thread sleeping in `interactors_futex_wait` on `word`, if any.
+static inline void interactors_futex_wake_one(uint32_t *word) {
+    syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+#endif
+
+/// Tells the core that this is a spin-wait loop (x86 `pause`, ARM `yield`): it saves power and lets a sibling
+/// hyperthread run.
+static inline void interactors_cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+#endif

@@ -30,8 +30,19 @@ enum Callback<Value: Sendable>: Sendable {
 @usableFromInline
 enum HandlerTarget: Sendable {
     case immediate
-    case owned(by: any AnyObject & Sendable)
+    case owned(by: HandlerOwner)
     case queue(any CallbackQueue)
+}
+
+/// The identity of a handler's owner, compared and never used otherwise: unretained, so adding a stage costs no
+/// reference counting (the stage's closure holds its owner anyway).
+@usableFromInline
+struct HandlerOwner: @unchecked Sendable {
+    // @unchecked: only the address is ever read, to compare identities.
+    @usableFromInline unowned(unsafe) let object: AnyObject
+
+    @inlinable
+    init(_ object: AnyObject) { self.object = object }
 }
 
 /// A callback and where to run it. Immediate handlers run on the delivering thread: the common internal case
@@ -55,8 +66,8 @@ struct Handler<Value: Sendable>: Sendable {
 
     /// An immediate handler that `owner` may take back with ``HandlerList/remove(ownedBy:)``.
     @inlinable
-    init(immediate callback: Callback<Value>, ownedBy owner: any AnyObject & Sendable) {
-        self.target = .owned(by: owner)
+    init(immediate callback: Callback<Value>, ownedBy owner: AnyObject) {
+        self.target = .owned(by: HandlerOwner(owner))
         self.callback = callback
     }
 
@@ -70,7 +81,7 @@ struct Handler<Value: Sendable>: Sendable {
     /// Whether `owner` added this handler.
     @inlinable
     func isOwned(by owner: AnyObject) -> Bool {
-        if case .owned(let candidate) = target { return candidate === owner }
+        if case .owned(let candidate) = target { return candidate.object === owner }
         return false
     }
 

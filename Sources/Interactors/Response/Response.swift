@@ -79,9 +79,11 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
 /// How far a response's settlement has come; stored in `Response.phase`, and only ever rises.
 @usableFromInline
 enum SettlementPhase {
-    @usableFromInline static let pending: UInt8 = 0
-    @usableFromInline static let settled: UInt8 = 1
-    @usableFromInline static let delivered: UInt8 = 2
+    // Computed, not stored: a stored static is reached through an accessor from the caller's module, on every
+    // check of every response.
+    @inlinable static var pending: UInt8 { 0 }
+    @inlinable static var settled: UInt8 { 1 }
+    @inlinable static var delivered: UInt8 { 2 }
 }
 
 extension Response {

@@ -140,8 +140,8 @@ extension Response {
 // MARK: - Settling
 //
 // A settlement has two steps. Recording the outcome happens at once, under the lock, and makes `isDone` true.
-// Delivering it (cancellation handlers, then the handlers in registration order, then waking blocked callers,
-// then releasing the upstream) runs after the lock, on the settling thread, until no handler is left: a handler
+// Delivering it (cancellation handlers, then releasing the upstream, then the handlers in registration order,
+// then waking blocked callers) runs after the lock, on the settling thread, until no handler is left: a handler
 // registered while the delivery runs joins the list and is delivered by the same thread, after the earlier
 // ones, so registration order holds even when registration races settlement. Only then is the response
 // `delivered`; a handler registered after that is delivered by the registering thread.
@@ -252,13 +252,16 @@ extension Response: DeferredSettlement {
         )
     }
 
-    /// Runs a settlement's delivery, without the lock: cancellation handlers, the handlers, any handler
-    /// registered meanwhile, then marks the response delivered, wakes blocked callers and releases the upstream.
+    /// Runs a settlement's delivery, without the lock: cancellation handlers, the release of the upstream, the
+    /// handlers, any handler registered meanwhile, then marks the response delivered and wakes blocked callers.
     @inlinable
     func deliver(_ finish: Finish, outcome: Result<Value, any Error>, cancelled: Bool) {
         if let cancellationHandlers = finish.cancellationHandlers {
             for handler in cancellationHandlers { handler() }
         }
+        // Before the handlers: one that hears this response was cancelled or timed out finds the work it let go
+        // of cancelled already, if nothing else needed it.
+        if finish.releasesUpstream, let upstream = finish.upstream { upstream.releaseDemand(of: self) }
         finish.handlers.deliver(outcome)
         while true {
             lock.lock()
@@ -271,7 +274,6 @@ extension Response: DeferredSettlement {
         let extras = self.extras.take()
         lock.unlock()
         extras?.wakeWaiters()
-        if finish.releasesUpstream, let upstream = finish.upstream { upstream.releaseDemand(of: self) }
     }
 
     /// What a settlement delivers, moved out of the response.

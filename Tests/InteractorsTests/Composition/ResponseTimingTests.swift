@@ -78,3 +78,18 @@ import Testing
         #expect(attempts.value == 20_001)
     }
 }
+
+@Suite struct ResponseTimeoutReleaseTests {
+    @Test func aHandlerThatHearsTheTimeoutFindsTheAbandonedWorkCancelled() {
+        let (slow, resolver) = Response<Int>.makePending()
+        let upstreamCancelledFirst = Recorder<Bool>()
+        let heard = DispatchSemaphore(value: 0)
+        slow.timeout(after: .milliseconds(10)).onFailure(on: .immediate) { _ in
+            upstreamCancelledFirst.record(slow.isCancelled)
+            heard.signal()
+        }
+        #expect(heard.wait(timeout: .now() + 10) == .success)
+        #expect(upstreamCancelledFirst.elements == [true])
+        withExtendedLifetime(resolver) {}
+    }
+}

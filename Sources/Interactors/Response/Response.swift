@@ -357,12 +357,6 @@ extension Response {
         }
     }
 
-    /// Adds a handler that runs inline where the response settles: the internal stages' way to chain.
-    @inlinable
-    func addImmediateHandler(_ callback: Callback<Value>) {
-        add(Handler(immediate: callback))
-    }
-
     /// Adds a handler on behalf of a derived response, counting it as a consumer while this one is pending.
     @inlinable
     func addConsumingHandler(_ handler: consuming Handler<Value>) {

@@ -8,10 +8,10 @@ extension Response {
     /// Response(on: DispatchQueue.global()) { try database.loadUser(id) }
     /// ```
     ///
-    /// A thread that blocks on the response (``get()``) while the work has not started yet, and that runs on
-    /// `queue` itself (so waiting would deadlock) or on one of Dispatch's global concurrent queues, runs the work
-    /// in its place. The work is claimed once, so it never runs twice; a response cancelled before its work
-    /// starts never starts it.
+    /// A thread that blocks on the response (``get()``) while the work has not started yet runs the work in its
+    /// place when it runs on `queue` itself (waiting would deadlock), or, for a wait with no deadline off the
+    /// main thread, when `queue` is one of Dispatch's global concurrent queues. The work is claimed once, so it
+    /// never runs twice; a response cancelled before its work starts never starts it.
     ///
     /// - Parameters:
     ///   - queue: Where the work runs. `.immediate` runs it now, before this initializer returns.

@@ -62,6 +62,9 @@ extension Response {
         _ attempt: @escaping @Sendable () -> Response<Value>
     ) -> Response<Value> {
         let retrying = Response(callbackQueue: callbackQueue ?? DefaultCallbackQueue.shared)
+        // Linked from the start, before any attempt is pending (attempts that fail at once, then a delay): a
+        // caller blocked on it then knows a later attempt may bring work it owes (see `BlockedCallers`).
+        retrying.upstream = UpstreamGroup([])
         retrying.makeAttempt(retriesLeft: max(0, times), delay: delay, attempt)
         return retrying
     }

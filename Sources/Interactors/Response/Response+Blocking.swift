@@ -55,17 +55,20 @@ extension Response {
         if spinUntilDelivered(deadline: deadline), let outcome = deliveredOutcome { return outcome }
 
         let wakeUp = DispatchSemaphore(value: 0)
-        guard beginBlocking(wakeUp) else { return settledOutcome }
-        BlockedCallers.register(wakeUp)
+        guard let place = beginBlocking(wakeUp) else { return settledOutcome }
+        // Only a caller on the main queue, or one waiting on a composition (whose upstreams may queue work it
+        // owes), can ever have work to run in its place; a plain pending response only has to be waited for.
+        let mayHelp = place.isOnMainQueue || place.isComposed
+        if mayHelp { BlockedCallers.register(wakeUp) }
         defer {
-            BlockedCallers.unregister(wakeUp)
+            if mayHelp { BlockedCallers.unregister(wakeUp) }
             endBlocking(wakeUp)
         }
         while true {
             if let outcome = deliveredOutcome { return outcome }
             // A deferred delivery (deep chain, dropped resolver, timer) is ours to run rather than wait for.
             if finishSettlement() { continue }
-            if helpWhileBlocked(timed: deadline != nil) { continue }
+            if mayHelp, helpWhileBlocked(timed: deadline != nil, from: place) { continue }
             if let deadline {
                 if wakeUp.wait(timeout: deadline) == .timedOut { return deliveredOutcome }
             } else {
@@ -75,15 +78,25 @@ extension Response {
     }
 
     /// Registers a blocked caller: its semaphore, woken when the settlement is delivered or deferred, and its
-    /// demand (a blocked caller is a consumer). `false` if the settlement has been delivered already.
-    private func beginBlocking(_ wakeUp: DispatchSemaphore) -> Bool {
-        lock.withLock {
-            guard !isDelivered else { return false }
+    /// demand (a blocked caller is a consumer). `nil` if the settlement has been delivered already; else where
+    /// the caller waits from.
+    private func beginBlocking(_ wakeUp: DispatchSemaphore) -> BlockedPlace? {
+        let isOnMainQueue = MainCallbackQueue.shared.isCurrent
+        return lock.withLock {
+            guard !isDelivered else { return nil }
             let extras = self.extras ?? ResponseExtras<Value>()
             self.extras = extras
             extras.waiters.append(wakeUp)
             extras.blockedCallers += 1
-            return true
+            // A response gains no upstream and no queued work after it is made: `Response(on:)`, the operators
+            // and the combinators link them before they return it, and `flatMap` and `retry` only ever move
+            // their link.
+            let isComposed = upstream != nil || extras.queuedWork != nil
+            return BlockedPlace(
+                isOnMainQueue: isOnMainQueue,
+                isMainThread: MainCallbackQueue.isMainThread,
+                isComposed: isComposed
+            )
         }
     }
 
@@ -118,9 +131,8 @@ extension Response {
     ///   unless a `timeout` stage lies on its path: global queues offer no exclusion to keep, and a pool whose
     ///   threads all block waiting for queued work would never get to it. A timed wait never does this, so it
     ///   returns by its deadline.
-    private func helpWhileBlocked(timed: Bool) -> Bool {
-        let main = MainCallbackQueue.shared
-        var ran = main.isCurrent && main.runWaitingJobs()
+    private func helpWhileBlocked(timed: Bool, from place: BlockedPlace) -> Bool {
+        var ran = place.isOnMainQueue && MainCallbackQueue.shared.runWaitingJobs()
         var help = BlockingHelp()
         collectBlockingHelp(into: &help, timed: timed)
         var visited = 0
@@ -129,7 +141,7 @@ extension Response {
             link.collectBlockingHelp(into: &help, timed: linkTimed)
             visited += 1
         }
-        let mayRunGlobalWork = !MainCallbackQueue.isMainThread
+        let mayRunGlobalWork = !place.isMainThread
         for (work, workTimed) in help.work {
             let queue = work.queue
             // Every pool thread counts as "on" a global queue, yet waiting there is no deadlock: owed means a
@@ -142,6 +154,16 @@ extension Response {
         }
         return ran
     }
+}
+
+/// Where a blocked caller waits from, worked out once per wait.
+private struct BlockedPlace {
+    /// On the main queue or the main thread: the library's main-queue jobs are the caller's to run.
+    let isOnMainQueue: Bool
+    /// On the main thread: global-queue work is never run in its place.
+    let isMainThread: Bool
+    /// The response has an upstream or queued work: the caller may owe work to its own queue.
+    let isComposed: Bool
 }
 
 extension Duration {

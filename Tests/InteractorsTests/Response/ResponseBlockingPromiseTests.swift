@@ -90,6 +90,22 @@ import Testing
         #expect(try outcome?.get() == 9)
     }
 
+    @Test func blockingOnAQueueRunsADelayedRetryAttemptQueuedThereAfterAttemptsThatFailedAtOnce() throws {
+        let serial = DispatchQueue(label: "serial")
+        let attempts = Counter()
+        let outcome = finishing {
+            try serial.sync {
+                try Response<Int>.retry(times: 1, delay: .milliseconds(5)) {
+                    attempts.increment()
+                    if attempts.value == 1 { return Response(error: TestError()) }
+                    return Response(on: serial) { 4 }
+                }
+                .get()
+            }
+        }
+        #expect(try outcome?.get() == 4)
+    }
+
     @Test func getReturnsOnlyOnceEveryEarlierHandlerHasBeenHandedToItsQueue() {
         let queue = ManualCallbackQueue()
         let (response, resolver) = Response<Int>.makePending()

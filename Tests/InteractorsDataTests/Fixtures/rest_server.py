@@ -74,6 +74,17 @@ class Handler(BaseHTTPRequestHandler):
             "body": self.body().decode("utf-8", "replace"),
         })
 
+    def answered_shared_route(self, parts):
+        """Answers /echo (the request as received) and /gone (always 404) for every method; whether it did."""
+        if parts and parts[0] == "echo":
+            self.echo()
+            return True
+        if parts and parts[0] == "gone":
+            self.body()
+            self.answer(404, b"gone", "text/plain")
+            return True
+        return False
+
     def slow(self):
         say("slow started")
         connection = self.connection
@@ -91,11 +102,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_GET(self):
         parts = self.parts()
-        if parts and parts[0] == "echo":
-            return self.echo()
-        if parts and parts[0] == "gone":
-            self.body()
-            return self.answer(404, b"gone", "text/plain")
+        if self.answered_shared_route(parts):
+            return
         if len(parts) == 2 and parts[0] == "status":
             code = int(parts[1])
             return self.answer(code, ("server says %d" % code).encode(), "text/plain")
@@ -112,11 +120,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_PUT(self):
         parts = self.parts()
-        if parts and parts[0] == "echo":
-            return self.echo()
-        if parts and parts[0] == "gone":
-            self.body()
-            return self.answer(404, b"gone", "text/plain")
+        if self.answered_shared_route(parts):
+            return
         body = self.body()
         if len(parts) != 2:
             return self.answer(405, b"PUT needs /<collection>/<id>", "text/plain")
@@ -138,11 +143,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_POST(self):
         parts = self.parts()
-        if parts and parts[0] == "echo":
-            return self.echo()
-        if parts and parts[0] == "gone":
-            self.body()
-            return self.answer(404, b"gone", "text/plain")
+        if self.answered_shared_route(parts):
+            return
         value = json.loads(self.body() or b"null")
         if len(parts) != 1 or not isinstance(value, dict) or "id" not in value:
             return self.answer(400, b"POST needs /<collection> and an object with an id", "text/plain")
@@ -159,11 +161,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_DELETE(self):
         parts = self.parts()
-        if parts and parts[0] == "echo":
-            return self.echo()
-        if parts and parts[0] == "gone":
-            self.body()
-            return self.answer(404, b"gone", "text/plain")
+        if self.answered_shared_route(parts):
+            return
         with lock:
             if len(parts) == 1:
                 collections.pop(parts[0], None)

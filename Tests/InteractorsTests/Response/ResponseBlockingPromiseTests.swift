@@ -52,55 +52,39 @@ import Testing
     }
 
     @Test func blockingOnAQueueRunsAFlatMapStageQueuedThereAfterTheWaitBegan() throws {
-        let serial = DispatchQueue(label: "serial")
-        let outcome = finishing {
-            try serial.sync {
-                try Response(on: DispatchQueue.global()) { 1 }.flatMap { value in Response(on: serial) { value + 1 } }
-                    .get()
-            }
+        let outcome = blockingOnItsOwnQueue { serial in
+            Response(on: DispatchQueue.global()) { 1 }.flatMap { value in Response(on: serial) { value + 1 } }
         }
         #expect(try outcome?.get() == 2)
     }
 
     @Test func blockingOnAQueueRunsAFlatRecoverStageQueuedThereAfterTheWaitBegan() throws {
-        let serial = DispatchQueue(label: "serial")
-        let outcome = finishing {
-            try serial.sync {
-                try Response<Int>(on: DispatchQueue.global()) { throw TestError() }
-                    .flatRecover { _ in Response(on: serial) { 5 } }
-                    .get()
-            }
+        let outcome = blockingOnItsOwnQueue { serial in
+            Response<Int>(on: DispatchQueue.global()) { throw TestError() }
+                .flatRecover { _ in Response(on: serial) { 5 } }
         }
         #expect(try outcome?.get() == 5)
     }
 
     @Test func blockingOnAQueueRunsARetryAttemptQueuedThereAfterTheWaitBegan() throws {
-        let serial = DispatchQueue(label: "serial")
         let attempts = Counter()
-        let outcome = finishing {
-            try serial.sync {
-                try Response<Int>.retry(times: 1) {
-                    attempts.increment()
-                    if attempts.value == 1 { return Response(on: DispatchQueue.global()) { throw TestError() } }
-                    return Response(on: serial) { 9 }
-                }
-                .get()
+        let outcome = blockingOnItsOwnQueue { serial in
+            Response<Int>.retry(times: 1) {
+                attempts.increment()
+                if attempts.value == 1 { return Response(on: DispatchQueue.global()) { throw TestError() } }
+                return Response(on: serial) { 9 }
             }
         }
         #expect(try outcome?.get() == 9)
     }
 
     @Test func blockingOnAQueueRunsADelayedRetryAttemptQueuedThereAfterAttemptsThatFailedAtOnce() throws {
-        let serial = DispatchQueue(label: "serial")
         let attempts = Counter()
-        let outcome = finishing {
-            try serial.sync {
-                try Response<Int>.retry(times: 1, delay: .milliseconds(5)) {
-                    attempts.increment()
-                    if attempts.value == 1 { return Response(error: TestError()) }
-                    return Response(on: serial) { 4 }
-                }
-                .get()
+        let outcome = blockingOnItsOwnQueue { serial in
+            Response<Int>.retry(times: 1, delay: .milliseconds(5)) {
+                attempts.increment()
+                if attempts.value == 1 { return Response(error: TestError()) }
+                return Response(on: serial) { 4 }
             }
         }
         #expect(try outcome?.get() == 4)
@@ -168,6 +152,15 @@ import Testing
         let value = try serial.sync { try Response(on: serial) { 3 }.get(timeout: .seconds(10)) }
         #expect(value == 3)
     }
+}
+
+/// Blocks, on a serial queue, for the response `make` builds there (given that queue): a deadlock fails the
+/// test through `finishing`'s guard instead of hanging the suite.
+private func blockingOnItsOwnQueue(
+    _ make: @escaping @Sendable (DispatchQueue) -> Response<Int>
+) -> Result<Int, any Error>? {
+    let serial = DispatchQueue(label: "serial")
+    return finishing { try serial.sync { try make(serial).get() } }
 }
 
 private func throwsTimedOut<T>(_ result: Result<T, any Error>) -> Bool {

@@ -21,7 +21,7 @@ public final class MainCallbackQueue: CallbackQueue {
     /// The one instance; spell it `.main` where a ``CallbackQueue`` is expected.
     public static let shared = MainCallbackQueue()
 
-    private let jobs = LockedBox(JobList())
+    private let jobs = LockedBox(FIFO<@Sendable () -> Void>())
 
     private init() {}
 
@@ -38,14 +38,14 @@ public final class MainCallbackQueue: CallbackQueue {
 
     /// Runs the oldest job waiting, unless a blocked caller ran it already.
     private func runOldestJob() {
-        jobs.withLock { $0.removeFirst() }?()
+        jobs.withLock { $0.popFirst() }?()
     }
 
     /// Runs every job waiting, oldest first, on behalf of a caller blocked on the main queue; returns whether it
     /// ran any. The caller holds the main queue, so nothing else runs these jobs meanwhile.
     func runWaitingJobs() -> Bool {
         var ran = false
-        while let job = jobs.withLock({ $0.removeFirst() }) {
+        while let job = jobs.withLock({ $0.popFirst() }) {
             job()
             ran = true
         }
@@ -55,27 +55,6 @@ public final class MainCallbackQueue: CallbackQueue {
     /// Whether this is the process's main thread (`false` where there is no telling).
     static var isMainThread: Bool {
         callingThreadIsMain() ?? false
-    }
-}
-
-/// The main-queue jobs not run yet, oldest first.
-private struct JobList {
-    private var jobs: [(@Sendable () -> Void)?] = []
-    private var head = 0
-
-    mutating func append(_ job: @escaping @Sendable () -> Void) {
-        jobs.append(job)
-    }
-
-    mutating func removeFirst() -> (@Sendable () -> Void)? {
-        guard head < jobs.count else { return nil }
-        let job = jobs[head].take()  // released as soon as it has run, not when the list empties
-        head += 1
-        if head == jobs.count {
-            jobs.removeAll(keepingCapacity: jobs.capacity <= 64)
-            head = 0
-        }
-        return job
     }
 }
 

@@ -2,17 +2,19 @@
 ///
 /// Removed slots are cleared at once, so a removed element (an action, a state) is released when it is taken,
 /// not when the storage is next compacted.
-struct FIFO<Element> {
+package struct FIFO<Element> {
     private var slots: [Element?] = []
     private var head = 0
 
-    var isEmpty: Bool { head == slots.count }
+    package init() {}
 
-    mutating func append(_ element: Element) {
+    package var isEmpty: Bool { head == slots.count }
+
+    package mutating func append(_ element: Element) {
         slots.append(element)
     }
 
-    mutating func popFirst() -> Element? {
+    package mutating func popFirst() -> Element? {
         guard head < slots.count else { return nil }
         let element = slots[head].take()
         head += 1

@@ -1,3 +1,5 @@
+// Foundation's Process, which these need, exists on macOS and Linux only (not on iOS, tvOS, watchOS, visionOS).
+#if os(macOS) || os(Linux)
 import Dispatch
 import Foundation
 import Interactors
@@ -103,3 +105,4 @@ func dataTour() {
         server.stop()
     }
 }
+#endif

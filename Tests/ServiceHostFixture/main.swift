@@ -9,6 +9,8 @@
 // - `async-cancel`: as `async`, in a task that a line on standard input cancels.
 // - `deadline`: the host gets a shut-down deadline of one second.
 // A hook that runs off the main queue says so, after the event.
+// The signal host exists on macOS and Linux only (apps on Apple's other platforms end with SIGKILL).
+#if os(macOS) || os(Linux)
 import Dispatch
 import Foundation
 import Interactors
@@ -88,3 +90,4 @@ if arguments.contains("sync-after-await") {
 } else {
     hostSynchronously()
 }
+#endif

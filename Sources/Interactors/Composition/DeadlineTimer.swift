@@ -1,13 +1,5 @@
 import Dispatch
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// Runs jobs at their deadlines on a thread of its own, for `timeout(after:)`.
 ///
 /// Not Dispatch's `asyncAfter`: its timers fire on the global pool, which may be saturated, and a timeout has
@@ -26,23 +18,9 @@ final class DeadlineTimer: Sendable {
     private let wakeUp = DispatchSemaphore(value: 0)
 
     private init() {
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let status = pthread_create(
-            &thread,
-            nil,
-            { context in
-                #if canImport(Darwin)
-                let timer = Unmanaged<DeadlineTimer>.fromOpaque(context).takeRetainedValue()
-                #else
-                let timer = Unmanaged<DeadlineTimer>.fromOpaque(context!).takeRetainedValue()
-                #endif
-                timer.run()
-            },
-            context
-        )
-        precondition(status == 0, "Interactors: could not start the timeout thread (\(status))")
-        pthread_detach(thread)
+        // At the main thread's QoS on Darwin: the first `timeout(after:)` may be made on a background thread, and
+        // every later timeout would inherit its priority.
+        PlatformThread.detach(atMainQoS: true) { [self] in run() }
     }
 
     /// Runs `job` on the timer's thread once `deadline` has passed.

@@ -73,12 +73,12 @@ final class DeliveryDrain {
 
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
+        // The destructor's argument is optional or not depending on the C library's headers; the cast reads
+        // both.
         let status = pthread_key_create(&key) { pointer in
-            #if canImport(Darwin)
-            Unmanaged<DeliveryDrain>.fromOpaque(pointer).release()
-            #else
-            if let pointer { Unmanaged<DeliveryDrain>.fromOpaque(pointer).release() }
-            #endif
+            if let pointer = pointer as UnsafeMutableRawPointer? {
+                Unmanaged<DeliveryDrain>.fromOpaque(pointer).release()
+            }
         }
         precondition(status == 0, "Interactors: pthread_key_create failed (\(status))")
         return key

@@ -1,13 +1,5 @@
 import Dispatch
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// The interactor an ``InteractorExecutor`` holds for one request type: ready at once, or built by a factory
 /// on first use, exactly once.
 ///
@@ -21,7 +13,7 @@ final class InteractorRegistration<Request: InteractorRequest>: Sendable {
     private enum State {
         case ready(Erased)
         case unbuilt(@Sendable () -> Erased)
-        case building(builder: pthread_t, waiters: [DispatchSemaphore])
+        case building(builder: UInt, waiters: [DispatchSemaphore])
     }
 
     private enum Next {
@@ -54,7 +46,7 @@ final class InteractorRegistration<Request: InteractorRequest>: Sendable {
     /// The interactor, once built; a cycle error if the calling thread is the one building it.
     private func interactor() -> Result<Erased, InteractorFactoryCycleError> {
         while true {
-            let me = pthread_self()
+            let me = currentThreadID()
             let next = state.withLock { state -> Next in
                 switch state {
                 case .ready(let interactor):
@@ -63,7 +55,7 @@ final class InteractorRegistration<Request: InteractorRequest>: Sendable {
                     state = .building(builder: me, waiters: [])
                     return .build(factory)
                 case .building(let builder, var waiters):
-                    if pthread_equal(builder, me) != 0 { return .cycle }
+                    if builder == me { return .cycle }
                     let waiter = DispatchSemaphore(value: 0)
                     waiters.append(waiter)
                     state = .building(builder: builder, waiters: waiters)

@@ -1,13 +1,5 @@
 import Dispatch
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 // How requests run one at a time without holding the lock while user code runs.
 //
 // Each outside call gets a Ticket. When the registry is idle the call becomes the deliverer and runs its
@@ -38,7 +30,7 @@ extension ServiceRegistry {
         // Not Sendable and no lock of its own: `queued`, `semaphore` and identity are read and written under
         // the registry's lock; the results are written only by the ticket's own thread, which runs all of the
         // ticket's requests, and read by it after the last.
-        let thread = pthread_self()
+        let thread = currentThreadID()
         /// Requests of this ticket that have not finished.
         var queued = 1
         /// Signalled when this call becomes the deliverer. Made only when the call has to wait.
@@ -65,7 +57,7 @@ extension ServiceRegistry {
     /// caller reports the refusal).
     func perform(_ work: Work) -> Ticket? {
         let start: Start = storage.withLock { storage in
-            if let deliverer = storage.deliverer, pthread_equal(deliverer.thread, pthread_self()) != 0 {
+            if let deliverer = storage.deliverer, deliverer.thread == currentThreadID() {
                 if case .open = work { return .queuedReentrantly }
                 deliverer.queued += 1
                 storage.pending.append(Request(work: work, ticket: deliverer))

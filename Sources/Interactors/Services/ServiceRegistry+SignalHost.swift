@@ -39,6 +39,10 @@ extension ServiceRegistry {
     ///   - onFailure: Called with each tear-down failure before the process exits. By default each is
     ///     written to standard error, one line each.
     /// - Returns: The failures of the launch events.
+    @available(iOS, unavailable, message: "apps end with an uncatchable SIGKILL; forward the lifecycle instead")
+    @available(tvOS, unavailable, message: "apps end with an uncatchable SIGKILL; forward the lifecycle instead")
+    @available(watchOS, unavailable, message: "apps end with an uncatchable SIGKILL; forward the lifecycle instead")
+    @available(visionOS, unavailable, message: "apps end with an uncatchable SIGKILL; forward the lifecycle instead")
     @discardableResult
     public func startHosting(
         launchOptions: LaunchOptions = [:],
@@ -69,6 +73,10 @@ extension ServiceRegistry {
     ///   - launchOptions: The options for ``LifecycleEvent/didFinishLaunching(_:)``.
     ///   - shutDownDeadline: How long the tear-down may take after the signal; `nil`, the default, waits for
     ///     it however long it takes.
+    @available(iOS, unavailable, message: "apps end with an uncatchable SIGKILL; forward the lifecycle instead")
+    @available(tvOS, unavailable, message: "apps end with an uncatchable SIGKILL; forward the lifecycle instead")
+    @available(watchOS, unavailable, message: "apps end with an uncatchable SIGKILL; forward the lifecycle instead")
+    @available(visionOS, unavailable, message: "apps end with an uncatchable SIGKILL; forward the lifecycle instead")
     @available(*, noasync, message: "it parks the main thread; use 'try await registry.runUntilTerminated()'")
     public func runUntilTerminated(launchOptions: LaunchOptions = [:], shutDownDeadline: Duration? = nil) -> Never {
         // Where there is no telling, `dispatchMain()` decides.
@@ -118,6 +126,10 @@ extension ServiceRegistry {
     ///   - isolation: Where the hooks run; leave it to the default, the caller's isolation.
     /// - Returns: The failures of the tear-down events, so the caller can choose its exit status.
     /// - Throws: `CancellationError` when the task was cancelled before a signal arrived.
+    @available(iOS, unavailable, message: "apps end with an uncatchable SIGKILL; forward the lifecycle instead")
+    @available(tvOS, unavailable, message: "apps end with an uncatchable SIGKILL; forward the lifecycle instead")
+    @available(watchOS, unavailable, message: "apps end with an uncatchable SIGKILL; forward the lifecycle instead")
+    @available(visionOS, unavailable, message: "apps end with an uncatchable SIGKILL; forward the lifecycle instead")
     @discardableResult
     public func runUntilTerminated(
         launchOptions: LaunchOptions = [:],

@@ -10,7 +10,7 @@ import Musl
 
 /// Replaces a file's contents so that a reader, or a process restarted after a crash, sees either the old
 /// contents or the new, never a mix: the data goes to a temporary file in the same directory (named after the
-/// file, ending in `.tmp`), is flushed to disk with `fsync`, and the temporary file is renamed over the target
+/// file, ending in `.tmp`), is flushed to the disk (`fsync`, or `F_FULLFSYNC` on Darwin), and the temporary file is renamed over the target
 /// (a rename within one file system is atomic). The directory is then synced so the rename itself survives a
 /// power cut. A writer killed part-way leaves a stray `.tmp` file behind and the target untouched.
 enum AtomicFile {
@@ -45,14 +45,24 @@ enum AtomicFile {
                 offset += written
             }
         }
-        try check(fsync(descriptor), "fsync")
+        try check(flushToDisk(descriptor), "fsync")
+    }
+
+    /// Flushes a file's data (or a directory's entries) to the disk itself. On Darwin `fsync` leaves them in the
+    /// drive's own cache, where a power cut loses them (fsync(2) says so): `F_FULLFSYNC` flushes that cache too.
+    /// Some file systems refuse it; `fsync` is then the best there is.
+    private static func flushToDisk(_ descriptor: Int32) -> Int32 {
+        #if canImport(Darwin)
+        if fcntl(descriptor, F_FULLFSYNC) != -1 { return 0 }
+        #endif
+        return fsync(descriptor)
     }
 
     /// Best effort: some file systems refuse to open or sync a directory, and the data is already in place.
     private static func syncDirectory(_ path: String) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
-        _ = fsync(descriptor)
+        _ = flushToDisk(descriptor)
         close(descriptor)
     }
 

@@ -12,6 +12,8 @@ private struct HostingTheRegistrySnippets {
     func runTool() throws {}
     func loadConfiguration() async throws {}
 
+    // The signal host exists on macOS and Linux only.
+    #if os(macOS) || os(Linux)
     func asyncServer() async throws {
         // main.swift: top-level code that awaits is an async `main`
         let registry = ServiceRegistry.shared
@@ -46,4 +48,5 @@ private struct HostingTheRegistrySnippets {
         try runTool()
         registry.shutDown()
     }
+    #endif
 }

@@ -1,3 +1,5 @@
+// Foundation's Process, which these need, exists on macOS and Linux only (not on iOS, tvOS, watchOS, visionOS).
+#if os(macOS) || os(Linux)
 import Foundation
 import Interactors
 import InteractorsData
@@ -41,3 +43,4 @@ import Testing
         #expect(try repository.get(IdQuery("ada"), operation: .cache).get() == newer)
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Foundation's Process, which these need, exists on macOS and Linux only (not on iOS, tvOS, watchOS, visionOS).
+#if os(macOS) || os(Linux)
 import Foundation
 import Interactors
 import InteractorsData
@@ -137,3 +139,4 @@ import FoundationNetworking
         #expect(String(decoding: data, as: UTF8.self) == "server says 404")
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Foundation's Process, which these need, exists on macOS and Linux only (not on iOS, tvOS, watchOS, visionOS).
+#if os(macOS) || os(Linux)
 import Foundation
 import Interactors
 import InteractorsData
@@ -101,3 +103,4 @@ import Testing
         #expect(notes.deleteAll(FilterQuery<Note> { _ in true }).dataError?.code == .queryNotSupported)
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Foundation's Process, which these need, exists on macOS and Linux only (not on iOS, tvOS, watchOS, visionOS).
+#if os(macOS) || os(Linux)
 import Dispatch
 import Foundation
 import Interactors
@@ -85,3 +87,4 @@ final class ChildProcess: Sendable {
         if !waitForExit(guardSeconds: 10) { kill() }
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Foundation's Process, which these need, exists on macOS and Linux only (not on iOS, tvOS, watchOS, visionOS).
+#if os(macOS) || os(Linux)
 import Foundation
 
 /// Where the test fixtures are: the DataStoreFixture executable built next to the tests, and the python REST
@@ -27,3 +29,4 @@ enum Fixtures {
         return child.output
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Foundation's Process, which these need, exists on macOS and Linux only (not on iOS, tvOS, watchOS, visionOS).
+#if os(macOS) || os(Linux)
 import Foundation
 import Testing
 
@@ -39,3 +41,4 @@ struct FixtureError: Error, CustomStringConvertible {
     let message: String
     var description: String { message }
 }
+#endif

@@ -53,27 +53,19 @@ func startThread(_ body: @escaping @Sendable () -> Void) {
     }
     let context = Unmanaged.passRetained(Body(body)).toOpaque()
     #if canImport(Darwin)
-    var thread: pthread_t?
-    let status = pthread_create(
-        &thread,
-        nil,
-        { context in
-            Unmanaged<Body>.fromOpaque(context).takeRetainedValue().run()
-            return nil
-        },
-        context
-    )
+    var thread: pthread_t? = nil  // a pointer with no empty initialiser on Darwin
     #else
     var thread = pthread_t()
+    #endif
     let status = pthread_create(
         &thread,
         nil,
         { context in
-            Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
+            // Optional or not depending on the C library's headers; the cast reads both.
+            Unmanaged<Body>.fromOpaque((context as UnsafeMutableRawPointer?)!).takeRetainedValue().run()
             return nil
         },
         context
     )
-    #endif
     precondition(status == 0, "pthread_create failed: \(status)")
 }

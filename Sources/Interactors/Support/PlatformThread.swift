@@ -1,0 +1,77 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A POSIX thread of its own, for the library's timer thread and for tests that need more threads than
+/// Dispatch's pool gives: the one place that starts a thread, so the platforms' differences stay here.
+///
+/// Those differences: `pthread_t` is a pointer with no empty initialiser (and not `Sendable`) on Darwin, an
+/// integer on Linux; the start routine's argument is optional or not depending on the C library's headers.
+package final class PlatformThread: Sendable {
+    /// A started thread's handle, `@unchecked Sendable` because Darwin's `pthread_t` is a bare pointer; the
+    /// thread it names is only joined, once, by ``join()``.
+    private struct Handle: @unchecked Sendable {
+        let thread: pthread_t
+    }
+
+    private final class Body {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
+
+    private let handle: Handle
+
+    /// Starts `body` on a new thread, to be joined with ``join()``.
+    ///
+    /// - Parameter atMainQoS: On Darwin, run at the main thread's quality-of-service class rather than the
+    ///   caller's: a long-lived thread started from a background thread would otherwise stay at background
+    ///   priority for the rest of the process.
+    package init(atMainQoS: Bool = false, _ body: @escaping @Sendable () -> Void) {
+        #if canImport(Darwin)
+        var thread: pthread_t? = nil
+        #else
+        var thread = pthread_t()
+        #endif
+        let context = Unmanaged.passRetained(Body(body)).toOpaque()
+        // Uninitialised storage that pthread_attr_init fills (`pthread_attr_t()` is not visible from the C
+        // library's module on Linux).
+        let status = withUnsafeTemporaryAllocation(of: pthread_attr_t.self, capacity: 1) { buffer in
+            let attributes = buffer.baseAddress!
+            pthread_attr_init(attributes)
+            defer { pthread_attr_destroy(attributes) }
+            #if canImport(Darwin)
+            if atMainQoS { pthread_attr_set_qos_class_np(attributes, qos_class_main(), 0) }
+            #endif
+            return pthread_create(
+                &thread,
+                attributes,
+                { context in
+                    // Optional or not depending on the headers; the cast reads both.
+                    Unmanaged<Body>.fromOpaque((context as UnsafeMutableRawPointer?)!).takeRetainedValue().run()
+                    return nil
+                },
+                context
+            )
+        }
+        precondition(status == 0, "Interactors: could not start a thread (\(status))")
+        #if canImport(Darwin)
+        handle = Handle(thread: thread!)
+        #else
+        handle = Handle(thread: thread)
+        #endif
+    }
+
+    /// Starts `body` on a new thread that nobody joins: it lives until `body` returns.
+    package static func detach(atMainQoS: Bool = false, _ body: @escaping @Sendable () -> Void) {
+        pthread_detach(PlatformThread(atMainQoS: atMainQoS, body).handle.thread)
+    }
+
+    /// Waits for the thread to finish. Call it once, and not for a thread started with ``detach(atMainQoS:_:)``.
+    package func join() {
+        pthread_join(handle.thread, nil)
+    }
+}

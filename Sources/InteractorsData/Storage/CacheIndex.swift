@@ -21,6 +21,21 @@ struct CacheIndex<ID: Hashable> {
             lists[key]?.ids.removeAll { removed.contains($0) }
         }
     }
+
+    /// Steps 2 to 4 of `change` (see ``CacheChange``), for the index: its values' times, the list it sets, the
+    /// lists it extends. The removal is the store's, and the values are stored already.
+    mutating func record<Value: Identifiable>(_ change: CacheChange<Value>) where Value.ID == ID {
+        for value in change.values { storedAt[value.id] = change.date }
+        if let key = change.listKey {
+            lists[key] = List(storedAt: change.date, ids: change.values.map(\.id))
+        }
+        for key in change.extendedListKeys {
+            guard var list = lists[key] else { continue }
+            var present = Set(list.ids)
+            for value in change.values where present.insert(value.id).inserted { list.ids.append(value.id) }
+            lists[key] = list
+        }
+    }
 }
 
 // MARK: - Serving a cache repository
@@ -50,18 +65,7 @@ extension ValueCollection where Value: Sendable, Value.ID: Sendable {
             remove(values.map(\.id))
             index = CacheIndex()
         }
-        for value in change.values {
-            put(value)
-            index.storedAt[value.id] = change.date
-        }
-        if let key = change.listKey {
-            index.lists[key] = CacheIndex.List(storedAt: change.date, ids: change.values.map(\.id))
-        }
-        for key in change.extendedListKeys {
-            guard var list = index.lists[key] else { continue }
-            var present = Set(list.ids)
-            for value in change.values where present.insert(value.id).inserted { list.ids.append(value.id) }
-            index.lists[key] = list
-        }
+        for value in change.values { put(value) }
+        index.record(change)
     }
 }

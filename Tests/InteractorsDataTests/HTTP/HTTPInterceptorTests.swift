@@ -58,6 +58,7 @@ import FoundationNetworking
         let adaptResolver = LockedBox<Resolver<URLRequest>?>(nil)
         let retryResolver = LockedBox<Resolver<Bool>?>(nil)
         let retryAsked = DispatchSemaphore(value: 0)
+        let cancelled = DispatchSemaphore(value: 0)
         let holdsAdapt: Bool
 
         init(holdsAdapt: Bool) { self.holdsAdapt = holdsAdapt }
@@ -65,12 +66,14 @@ import FoundationNetworking
         func adapt(_ request: URLRequest) -> Response<URLRequest> {
             guard holdsAdapt else { return Response(value: request) }
             let (response, resolver) = Response<URLRequest>.makePending()
+            resolver.onCancel { [cancelled] in cancelled.signal() }
             adaptResolver.withLock { $0 = resolver }
             return response
         }
 
         func retry(_ request: URLRequest, after error: any Error, attempt: Int) -> Response<Bool> {
             let (response, resolver) = Response<Bool>.makePending()
+            resolver.onCancel { [cancelled] in cancelled.signal() }
             retryResolver.withLock { $0 = resolver }
             retryAsked.signal()
             return response
@@ -172,6 +175,7 @@ import FoundationNetworking
         let client = HTTPClient(baseURL: server.baseURL, interceptors: [pending])
         let response = client.send(.get("echo", as: Echo.self))
         response.cancel()
+        #expect(pending.cancelled.wait(timeout: .now() + 30) == .success)
         let resolver = try #require(pending.adaptResolver.withLock { $0 })
         #expect(resolver.isCancelled)
         #expect(try server.requestLines() == [])
@@ -184,6 +188,8 @@ import FoundationNetworking
         try #require(pending.retryAsked.wait(timeout: .now() + 30) == .success)
         let retry = try #require(pending.retryResolver.withLock { $0 })
         response.cancel()
+        // The retry's response may be linked to the cancelled one just after: it is cancelled then.
+        #expect(pending.cancelled.wait(timeout: .now() + 30) == .success)
         #expect(retry.isCancelled)
         retry.succeed(true)
         #expect(response.isCancelled)

@@ -64,15 +64,16 @@ extension StoredCollection where Value: Identifiable {
             )
         }
         var collection = ValueCollection(stored.values)
-        guard collection.count == stored.values.count, let index = stored.cache.map(collection.restore) ?? .some(nil)
-        else {
+        let index = stored.cache.map(collection.restore)
+        let indexMatches = if case .some(nil) = index { false } else { true }
+        guard collection.count == stored.values.count, indexMatches else {
             throw DataError(
                 code: .corruptStore,
                 message: "\(url.path) holds two values with one id, or a cache index that does not match its "
                     + "values; it was left as it is"
             )
         }
-        if let index { collection.index = index }
+        if case .some(.some(let index)) = index { collection.index = index }
         return collection
     }
 

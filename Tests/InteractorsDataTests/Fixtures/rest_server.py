@@ -24,6 +24,7 @@ Routes (collections live in memory):
                                    "Retry-After: 7" header
   *      /big/<n>[?status=<code>]  answers 500 (or <code>) with a body of n bytes ("x" repeated)
   *      /private[/...]            answers 401 unless "Authorization: Bearer fresh" came, then as /echo
+  *      /undecodable[/...]        answers 200 with a body that is not JSON
   *      /empty                    answers 200 with an empty body
   *      /redirect/<code>?to=<url> answers <code> with "Location: <url>" (the request's body read and dropped)
   *      /loop/<n>                 answers 302 to /loop/<n + 1>, for ever
@@ -120,6 +121,9 @@ class Handler(BaseHTTPRequestHandler):
         if len(parts) == 2 and parts[0] == "big":
             code = int(dict(parse_qsl(urlsplit(self.path).query)).get("status", "500"))
             self.answer(code, b"x" * int(parts[1]), "text/plain")
+            return True
+        if parts and parts[0] == "undecodable":
+            self.answer(200, b"<html>a login page</html>", "text/html")
             return True
         if parts and parts[0] == "private":
             if self.headers.get("Authorization") != "Bearer fresh":

@@ -90,18 +90,23 @@ func dataTour() {
         print("from the cache (\(cached.origin)): \(cached.value.map(\.id))")
 
         // 4. Another client deletes a note; a refresh removes it from the cache too.
-        try RESTDataSource<Note>(client: HTTPClient(baseURL: server.baseURL), path: "notes").delete(IdQuery("tax")).get()
+        try RESTDataSource<Note>(client: HTTPClient(baseURL: server.baseURL), path: "notes").delete(IdQuery("tax"))
+            .get()
         let refreshed = try executor.execute(GetAllRequest<Note>(AllObjectsQuery(), operation: .mainSync)).get()
-        print("someone deleted \"tax\"; after a refresh: \(refreshed.map(\.id)), the file too: "
-            + "\(try FileDataSource<Note>(fileURL: fileURL).getAll(AllObjectsQuery()).get().map(\.id))")
+        print(
+            "someone deleted \"tax\"; after a refresh: \(refreshed.map(\.id)), the file too: "
+                + "\(try FileDataSource<Note>(fileURL: fileURL).getAll(AllObjectsQuery()).get().map(\.id))"
+        )
 
         // 5. Offline: the server is gone; the last list stands in, and says where it came from and how old it is.
         server.stop()
         print("server stopped")
         let offline = try notes.fetchAll(AllObjectsQuery(), operation: .mainSync).get()
         if case .cacheAfterFailure(let error) = offline.origin, let storedAt = offline.storedAt {
-            print("offline: \(offline.value.map(\.id)) from the cache after \(type(of: error)), "
-                + "stored \(String(format: "%.2f", Date().timeIntervalSince(storedAt))) s ago")
+            print(
+                "offline: \(offline.value.map(\.id)) from the cache after \(type(of: error)), "
+                    + "stored \(String(format: "%.2f", Date().timeIntervalSince(storedAt))) s ago"
+            )
         }
         do {
             _ = try executor.execute(PutRequest(Note(id: "eggs", text: "Eggs"))).get()
@@ -117,11 +122,15 @@ func dataTour() {
         // 7. A corrupt cache hides nothing: it is moved aside and the cache starts empty.
         _ = try? Data("{ not a notes file".utf8).write(to: fileURL)
         if let error = FileDataSource<Note>(fileURL: fileURL).getAll(AllObjectsQuery()).error {
-            print("a corrupt file, as a store of record sees it: \((error as? DataError)?.code.description ?? "\(error)")")
+            print(
+                "a corrupt file, as a store of record sees it: \((error as? DataError)?.code.description ?? "\(error)")"
+            )
         }
         let fresh = try FileDataSource<Note>(fileURL: fileURL, corruptFile: .moveAside).getAll(AllObjectsQuery()).get()
-        print("as a cache sees it (corruptFile: .moveAside): \(fresh.count) notes; "
-            + "the directory: \(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted())")
+        print(
+            "as a cache sees it (corruptFile: .moveAside): \(fresh.count) notes; "
+                + "the directory: \(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted())"
+        )
     } catch {
         print("the tour failed: \(error)")
         server.stop()

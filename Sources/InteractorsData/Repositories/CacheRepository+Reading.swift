@@ -59,7 +59,9 @@ extension CacheRepository {
                 switch cached {
                 case .success(let list?):
                     if list.entries.count == list.ids.count, isYoung(list.storedAt), list.entries.allSatisfy(isFresh) {
-                        return Response(value: Fetched(value: list.entries.map(\.value), origin: .cache, storedAt: list.storedAt))
+                        return Response(
+                            value: Fetched(value: list.entries.map(\.value), origin: .cache, storedAt: list.storedAt)
+                        )
                     }
                 case .success(nil):
                     break
@@ -164,7 +166,11 @@ extension CacheRepository {
         if let key {
             lookup = cache.cachedList(forKey: key).map { list in
                 guard let list, list.entries.count == list.ids.count else { return nil }
-                return Fetched(value: list.entries.map(\.value), origin: .cacheAfterFailure(error), storedAt: list.storedAt)
+                return Fetched(
+                    value: list.entries.map(\.value),
+                    origin: .cacheAfterFailure(error),
+                    storedAt: list.storedAt
+                )
             }
         } else {
             lookup = cache.getAll(query).flatMap { [self] values in

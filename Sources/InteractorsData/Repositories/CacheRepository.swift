@@ -118,7 +118,12 @@ where Value.ID: Sendable {
         }
 
         func report(_ error: any Error) {
-            guard !reported.withLock({ reported in defer { reported = true }; return reported }) else { return }
+            guard
+                !reported.withLock({ reported in
+                    defer { reported = true }
+                    return reported
+                })
+            else { return }
             onCacheFailure(
                 (error as? DataError)
                     ?? DataError(code: .storageFailed, message: "the cache failed: \(error)", underlying: error)

@@ -82,7 +82,11 @@ extension StoredCollection where Value: Identifiable {
         do {
             return try JSONEncoder().encode(StoredCollection(values: collection.values, cache: collection.storedIndex))
         } catch {
-            throw DataError(code: .mappingFailed, message: "cannot encode \(Value.self) for \(url.path)", underlying: error)
+            throw DataError(
+                code: .mappingFailed,
+                message: "cannot encode \(Value.self) for \(url.path)",
+                underlying: error
+            )
         }
     }
 }

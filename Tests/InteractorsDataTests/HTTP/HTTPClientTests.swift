@@ -140,7 +140,9 @@ import FoundationNetworking
         let endpoint = Endpoint<Echo>(
             method: .get,
             path: "echo",
-            headers: Dictionary(uniqueKeysWithValues: names.map { ($0.lowercased(), "endpoint") } + [("authorization", "endpoint")])
+            headers: Dictionary(
+                uniqueKeysWithValues: names.map { ($0.lowercased(), "endpoint") } + [("authorization", "endpoint")]
+            )
         ) { data, _ in try JSONDecoder().decode(Echo.self, from: data) }
         for _ in 0..<3 {
             let echo = try client.send(endpoint).get()
@@ -148,7 +150,7 @@ import FoundationNetworking
             #expect(names.allSatisfy { echo.headers[$0.lowercased()] == "endpoint" })
         }
         for request in try server.received() {
-            #expect(request.header_names.filter { $0.lowercased() == "authorization" }.count == 1)
+            #expect(request.headerNames.filter { $0.lowercased() == "authorization" }.count == 1)
         }
     }
 
@@ -170,7 +172,9 @@ import FoundationNetworking
         #expect(error.description.utf8.count < 1_100)
         #expect(error.description.hasSuffix("… (51200 bytes)"))
         #expect(!error.description.contains("Retry-After"))
-        let undecodable = try #require(client.send(.get("big/51200", query: [URLQueryItem(name: "status", value: "200")], as: Note.self)).dataError)
+        let undecodable = try #require(
+            client.send(.get("big/51200", query: [URLQueryItem(name: "status", value: "200")], as: Note.self)).dataError
+        )
         #expect(undecodable.code == .mappingFailed)
         #expect(undecodable.message.utf8.count < 1_300)
         #expect(undecodable.message.hasSuffix("… (51200 bytes)"))

@@ -123,7 +123,8 @@ import FoundationNetworking
         let client = HTTPClient(
             baseURL: server.baseURL,
             interceptors: [
-                Named(name: "a", answer: .success(true), asked: asked), Named(name: "b", answer: .success(true), asked: asked),
+                Named(name: "a", answer: .success(true), asked: asked),
+                Named(name: "b", answer: .success(true), asked: asked),
             ]
         )
         _ = client.send(.get("status/503", as: Echo.self)).error

@@ -51,9 +51,13 @@ import FoundationNetworking
     }
 
     @Test func aRedirectToAnotherHostNameDropsTheAuthorization() throws {
-        let other = try #require(URL(string: server.baseURL.absoluteString.replacingOccurrences(of: "127.0.0.1", with: "localhost")))
-        let echo = try client.send(redirected(307, .post, body: "b", target: other.appendingPathComponent("echo/target")))
-            .get()
+        let other = try #require(
+            URL(string: server.baseURL.absoluteString.replacingOccurrences(of: "127.0.0.1", with: "localhost"))
+        )
+        let echo = try client.send(
+            redirected(307, .post, body: "b", target: other.appendingPathComponent("echo/target"))
+        )
+        .get()
         #expect(echo.headers["authorization"] == nil)
         #expect(echo.headers["x-app"] == "tests")
         #expect(echo.body == "b")
@@ -82,7 +86,9 @@ import FoundationNetworking
     }
 
     @Test func aRedirectAnsweredByAnErrorFailsWithThatError() throws {
-        let error = try #require(client.send(redirected(307, .get, body: nil, target: "/status/503")).error as? HTTPError)
+        let error = try #require(
+            client.send(redirected(307, .get, body: nil, target: "/status/503")).error as? HTTPError
+        )
         #expect(error.status == 503)
         #expect(error.headers["retry-after"] == "7")
     }

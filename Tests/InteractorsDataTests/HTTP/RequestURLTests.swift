@@ -111,8 +111,10 @@ import FoundationNetworking
 
     @Test func aBaseURLWithAQueryKeepsItAndGainsTheEndpoints() throws {
         let keyed = HTTPClient(baseURL: try #require(URL(string: "\(server.baseURL)/echo?key=k1")))
-        let echo = try keyed.send(.get("", query: [URLQueryItem(name: "page", value: "2")], as: HTTPClientTests.Echo.self))
-            .get()
+        let echo = try keyed.send(
+            .get("", query: [URLQueryItem(name: "page", value: "2")], as: HTTPClientTests.Echo.self)
+        )
+        .get()
         #expect(echo.query == ["key": "k1", "page": "2"])
     }
 }

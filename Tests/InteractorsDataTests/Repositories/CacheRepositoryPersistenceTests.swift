@@ -60,7 +60,8 @@ import Testing
     @Test func aCacheIndexThatDoesNotMatchItsValuesIsACorruptFile() throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("books.json")
-        let json = #"{"format":"InteractorsData.FileDataSource","version":1,"values":[{"id":"ada","text":"a","revision":0}],"#
+        let json =
+            #"{"format":"InteractorsData.FileDataSource","version":1,"values":[{"id":"ada","text":"a","revision":0}],"#
             + #""cache":{"storedAt":[1.0],"lists":{"AllObjectsQuery()":{"storedAt":1.0,"items":[0,7]}}}}"#
         try Data(json.utf8).write(to: url)
         #expect(FileDataSource<Note>(fileURL: url).getAll(AllObjectsQuery()).dataError?.code == .corruptStore)

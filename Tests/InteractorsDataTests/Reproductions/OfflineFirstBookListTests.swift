@@ -121,7 +121,8 @@ import FoundationNetworking
         let sources = [FileDataSource<Note>(fileURL: cacheURL), FileDataSource<Note>(fileURL: cacheURL)]
         let acknowledged = LockedBox(0)
         onThreads(2) { index in
-            for number in 0..<300 where (try? sources[index].put(Note(id: "\(index)-\(number)", text: "t")).get()) != nil {
+            for number in 0..<300
+            where (try? sources[index].put(Note(id: "\(index)-\(number)", text: "t")).get()) != nil {
                 acknowledged.withLock { $0 += 1 }
             }
         }
@@ -143,8 +144,10 @@ import FoundationNetworking
             try JSONDecoder().decode(Echo.self, from: data)
         }
         #expect(
-            try echo(Endpoint(method: .get, path: "echo", query: [URLQueryItem(name: "q", value: "a+b")], decode: decode))
-                .query["q"] == "a+b"
+            try echo(
+                Endpoint(method: .get, path: "echo", query: [URLQueryItem(name: "q", value: "a+b")], decode: decode)
+            )
+            .query["q"] == "a+b"
         )
         let redirect = { (status: Int, method: HTTPMethod, to: String) in
             Endpoint<Echo>(
@@ -169,12 +172,19 @@ import FoundationNetworking
 
         let own = HTTPClient(baseURL: server.baseURL, headers: ["Accept": "text/plain", "X-Trace": "client"])
         for _ in 0..<5 {
-            let endpoint = Endpoint<Echo>(method: .get, path: "echo", headers: ["accept": "application/json", "x-trace": "endpoint"], decode: decode)
+            let endpoint = Endpoint<Echo>(
+                method: .get,
+                path: "echo",
+                headers: ["accept": "application/json", "x-trace": "endpoint"],
+                decode: decode
+            )
             let headers = try own.send(endpoint).get().headers
             #expect(headers["accept"] == "application/json" && headers["x-trace"] == "endpoint")
         }
 
-        let error = try #require(client.send(Endpoint<Echo>(method: .get, path: "big/51200", decode: decode)).error as? HTTPError)
+        let error = try #require(
+            client.send(Endpoint<Echo>(method: .get, path: "big/51200", decode: decode)).error as? HTTPError
+        )
         #expect(error.description.utf8.count < 1_100)
     }
 }

@@ -57,7 +57,9 @@ import Testing
             child.stop()
         }
         let ids = Set(try FileDataSource<Note>(fileURL: url).getAll(AllObjectsQuery()).get().map(\.id))
-        let missing = Set(["first", "second"].flatMap { prefix in (0..<200).map { "\(prefix)-\($0)" } }).subtracting(ids)
+        let missing = Set(["first", "second"].flatMap { prefix in (0..<200).map { "\(prefix)-\($0)" } }).subtracting(
+            ids
+        )
         #expect(missing.isEmpty, "\(missing.count) acknowledged puts are missing")
         #expect(ids.count == 400)
     }
@@ -66,7 +68,10 @@ import Testing
         let directory = try TemporaryDirectory()
         let url = directory.file("notes.json")
         let source = FileDataSource<Note>(fileURL: url)
-        let child = try ChildProcess(executable: Fixtures.dataStoreExecutable, arguments: ["write", url.path, "child", "200"])
+        let child = try ChildProcess(
+            executable: Fixtures.dataStoreExecutable,
+            arguments: ["write", url.path, "child", "200"]
+        )
         for number in 0..<200 {
             _ = try source.put(Note(id: "parent-\(number)", text: "t")).get()
         }
@@ -97,7 +102,11 @@ import Testing
         let directory = try TemporaryDirectory()
         let url = directory.file("notes.json")
         _ = try FileDataSource<Note>(fileURL: url, corruptFile: .moveAside).putAll([ada, grace]).get()
-        #expect(try FileDataSource<Note>(fileURL: url, corruptFile: .moveAside).getAll(AllObjectsQuery()).get() == [ada, grace])
+        #expect(
+            try FileDataSource<Note>(fileURL: url, corruptFile: .moveAside).getAll(AllObjectsQuery()).get() == [
+                ada, grace,
+            ]
+        )
         try Data("garbage".utf8).write(to: url)
         #expect(FileDataSource<Note>(fileURL: url).get(IdQuery("ada")).dataError?.code == .corruptStore)
         #expect(try Data(contentsOf: url) == Data("garbage".utf8))
@@ -124,16 +133,26 @@ import Testing
         try FileManager.default.createDirectory(at: real.deletingLastPathComponent(), withIntermediateDirectories: true)
         _ = try FileDataSource<Note>(fileURL: real).put(ada).get()
         let link = directory.file("notes.json")
-        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: relative ? "data/real.json" : real.path)
+        try FileManager.default.createSymbolicLink(
+            atPath: link.path,
+            withDestinationPath: relative ? "data/real.json" : real.path
+        )
 
         let source = FileDataSource<Note>(fileURL: link)
         _ = try source.put(grace).get()
         try source.delete(IdQuery("ada")).get()
-        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == (relative ? "data/real.json" : real.path))
+        #expect(
+            try FileManager.default.destinationOfSymbolicLink(atPath: link.path)
+                == (relative ? "data/real.json" : real.path)
+        )
         #expect(try FileDataSource<Note>(fileURL: real).getAll(AllObjectsQuery()).get() == [grace])
         #expect(try FileDataSource<Note>(fileURL: link).getAll(AllObjectsQuery()).get() == [grace])
         #expect(try directory.fileNames() == ["data", "notes.json"])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: real.deletingLastPathComponent().path).sorted() == ["real.json", "real.json.lock"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: real.deletingLastPathComponent().path).sorted() == [
+                "real.json", "real.json.lock",
+            ]
+        )
     }
 
     @Test func theFirstOperationRemovesLeftoverTemporaryFilesButNotOtherFiles() throws {
@@ -141,7 +160,10 @@ import Testing
         let url = directory.file("notes.json")
         _ = try FileDataSource<Note>(fileURL: url).put(ada).get()
         let leftovers = ["notes.json.6F1C2B9E-0000-4000-8000-000000000001.tmp", "notes.json.killed.tmp"]
-        let others = ["other.json.6F1C2B9E-0000-4000-8000-000000000002.tmp", "notes.json.old.ABC.tmp", "notes.json.tmp", "keep.tmp"]
+        let others = [
+            "other.json.6F1C2B9E-0000-4000-8000-000000000002.tmp", "notes.json.old.ABC.tmp", "notes.json.tmp",
+            "keep.tmp",
+        ]
         for name in leftovers + others { try Data("half".utf8).write(to: directory.file(name)) }
 
         #expect(try FileDataSource<Note>(fileURL: url).get(IdQuery("ada")).get() == ada)  // a read is enough

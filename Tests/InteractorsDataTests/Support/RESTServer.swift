@@ -52,8 +52,13 @@ final class RESTServer: Sendable {
         /// Header names in lower case.
         let headers: [String: String]
         /// Every header name as sent, repeats included.
-        let header_names: [String]
+        let headerNames: [String]
         let body: String
+
+        enum CodingKeys: String, CodingKey {
+            case method, path, query, headers, body
+            case headerNames = "header_names"
+        }
 
         var description: String { "\(method) \(path)\(query.isEmpty ? "" : "?" + query)" }
     }

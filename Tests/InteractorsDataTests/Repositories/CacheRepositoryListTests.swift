@@ -45,7 +45,7 @@ import Testing
     @Test func aQueryOnlyTheMainSourceUnderstandsIsAnsweredFromItsStoredList() throws {
         let remote = InMemoryDataSource<Note>()
         _ = try remote.putAll([ada, grace]).get()
-        let shelves = CacheRepository(main: ShelfSource(remote), cache: cache)
+        let shelves = CacheRepository(main: ForwardingSource.shelves(remote), cache: cache)
         #expect(try shelves.getAll(ShelfQuery(term: "Comp")).get() == [grace])
         _ = try remote.delete(IdQuery("grace")).get()  // the server changes; the stored list still answers
         let cached = try shelves.fetchAll(ShelfQuery(term: "Comp")).get()
@@ -60,7 +60,7 @@ import Testing
         let startsWithA = FilterQuery<Note> { $0.id.hasPrefix("a") }
         #expect(try repository.getAll(startsWithA).get() == [ada])  // the main source's answer
         #expect(main.calls == ["getAll"])
-        let rest = CacheRepository(main: RESTLikeSource(main), cache: cache)
+        let rest = CacheRepository(main: ForwardingSource.runningNoClosures(main), cache: cache)
         #expect(try rest.getAll(startsWithA).get() == [ada, alan])  // the main source cannot: the cache's matches
         #expect(try rest.getAll(FilterQuery<Note> { _ in false }).get() == [])
     }
@@ -100,7 +100,7 @@ import Testing
         try main.seed(ada, grace)
         _ = try repository.getAll(AllObjectsQuery()).get()
         _ = try RecordingSourceEditor(main).delete("ada")
-        let books = CacheRepository(main: NotFoundOnDelete(main), cache: cache)
+        let books = CacheRepository(main: ForwardingSource.alreadyDeleted(main), cache: cache)
         try books.delete(IdQuery("ada")).get()
         try books.deleteAll(IdsQuery(["ada"])).get()
         #expect(try books.getAll(AllObjectsQuery()).get() == [grace])
@@ -127,54 +127,36 @@ import Testing
     }
 }
 
-/// A main source that understands `ShelfQuery` (a server's search), and nothing about filters.
-struct ShelfSource: GetDataSource, PutDataSource, DeleteDataSource {
-    let base: InMemoryDataSource<Note>
-    init(_ base: InMemoryDataSource<Note>) { self.base = base }
-
-    func get(_ query: any Query) -> Response<Note> { base.get(query) }
-    func getAll(_ query: any Query) -> Response<[Note]> {
-        guard let shelf = query as? CacheRepositoryListTests.ShelfQuery else { return base.getAll(query) }
-        return base.getAll(FilterQuery<Note> { $0.text.hasPrefix(shelf.term) })
+extension ForwardingSource {
+    /// A main source that understands `ShelfQuery` (a server's search), and nothing about filters.
+    static func shelves(_ base: InMemoryDataSource<Note>) -> ForwardingSource {
+        ForwardingSource(
+            base: base,
+            getAll: { query in
+                (query as? CacheRepositoryListTests.ShelfQuery).map { shelf in
+                    base.getAll(FilterQuery<Note> { $0.text.hasPrefix(shelf.term) })
+                }
+            }
+        )
     }
-    func put(_ value: Note) -> Response<Note> { base.put(value) }
-    func putAll(_ values: [Note]) -> Response<[Note]> { base.putAll(values) }
-    func delete(_ query: any Query) -> Response<Void> { base.delete(query) }
-    func deleteAll(_ query: any Query) -> Response<Void> { base.deleteAll(query) }
-}
 
-/// A main source that cannot answer a `FilterQuery`, as a REST server cannot.
-struct RESTLikeSource: GetDataSource, PutDataSource, DeleteDataSource {
-    let base: RecordingSource
-    init(_ base: RecordingSource) { self.base = base }
-
-    func get(_ query: any Query) -> Response<Note> { base.get(query) }
-    func getAll(_ query: any Query) -> Response<[Note]> {
-        if query is FilterQuery<Note> {
-            return Response(error: DataError(code: .queryNotSupported, message: "a server runs no closures"))
-        }
-        return base.getAll(query)
+    /// A main source that cannot answer a `FilterQuery`, as a REST server cannot.
+    static func runningNoClosures(_ base: RecordingSource) -> ForwardingSource {
+        ForwardingSource(
+            base: base,
+            getAll: { query in
+                query is FilterQuery<Note>
+                    ? Response(error: DataError(code: .queryNotSupported, message: "a server runs no closures")) : nil
+            }
+        )
     }
-    func put(_ value: Note) -> Response<Note> { base.put(value) }
-    func putAll(_ values: [Note]) -> Response<[Note]> { base.putAll(values) }
-    func delete(_ query: any Query) -> Response<Void> { base.delete(query) }
-    func deleteAll(_ query: any Query) -> Response<Void> { base.deleteAll(query) }
-}
 
-/// A main source whose deletes answer notFound, as a server does for what another client deleted.
-struct NotFoundOnDelete: GetDataSource, PutDataSource, DeleteDataSource {
-    let base: RecordingSource
-    init(_ base: RecordingSource) { self.base = base }
-
-    func get(_ query: any Query) -> Response<Note> { base.get(query) }
-    func getAll(_ query: any Query) -> Response<[Note]> { base.getAll(query) }
-    func put(_ value: Note) -> Response<Note> { base.put(value) }
-    func putAll(_ values: [Note]) -> Response<[Note]> { base.putAll(values) }
-    func delete(_ query: any Query) -> Response<Void> {
-        Response(error: DataError(code: .notFound, message: "already gone"))
-    }
-    func deleteAll(_ query: any Query) -> Response<Void> {
-        Response(error: DataError(code: .notFound, message: "already gone"))
+    /// A main source whose deletes answer notFound, as a server does for what another client deleted.
+    static func alreadyDeleted(_ base: RecordingSource) -> ForwardingSource {
+        ForwardingSource(
+            base: base,
+            deletes: { _ in Response(error: DataError(code: .notFound, message: "already gone")) }
+        )
     }
 }
 

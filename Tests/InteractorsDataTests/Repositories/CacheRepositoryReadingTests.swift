@@ -131,7 +131,12 @@ import Testing
     @Test func cacheSyncTreatsAQueryTheCacheCannotAnswerAsAMiss() throws {
         let remote = InMemoryDataSource<Note>()
         _ = try remote.put(ada).get()
-        let search = CacheRepository(main: SearchingSource(remote), cache: cache)
+        let searching = ForwardingSource(base: remote) { query in
+            (query as? TextSearchQuery).map { search in
+                remote.getAll(FilterQuery<Note> { $0.text.lowercased().contains(search.term) })
+            }
+        }
+        let search = CacheRepository(main: searching, cache: cache)
         #expect(try search.getAll(TextSearchQuery(term: "engine")).get() == [ada])
         #expect(cache.contents == [ada])
     }
@@ -165,21 +170,4 @@ import Testing
         #expect(try repository().getAll(AllObjectsQuery()).get() == [grace])
         #expect(main.calls == ["getAll"])
     }
-}
-
-/// A main source that understands a query of its own, as a search endpoint would.
-struct SearchingSource: GetDataSource, PutDataSource, DeleteDataSource {
-    let base: InMemoryDataSource<Note>
-
-    init(_ base: InMemoryDataSource<Note>) { self.base = base }
-
-    func get(_ query: any Query) -> Response<Note> { base.get(query) }
-    func getAll(_ query: any Query) -> Response<[Note]> {
-        guard let search = query as? TextSearchQuery else { return base.getAll(query) }
-        return base.getAll(FilterQuery<Note> { $0.text.lowercased().contains(search.term) })
-    }
-    func put(_ value: Note) -> Response<Note> { base.put(value) }
-    func putAll(_ values: [Note]) -> Response<[Note]> { base.putAll(values) }
-    func delete(_ query: any Query) -> Response<Void> { base.delete(query) }
-    func deleteAll(_ query: any Query) -> Response<Void> { base.deleteAll(query) }
 }

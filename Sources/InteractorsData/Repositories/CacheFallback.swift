@@ -10,7 +10,7 @@ extension CacheRepository {
     /// could not be reached or could not answer.
     ///
     /// - Yes: a `URLError` other than `cancelled` and `httpTooManyRedirects` (no connection, a timeout, a lost
-    ///   connection), a `timeout(after:)` that fired (``ResponseError/timedOut``), ``HTTPError`` 5xx, 408 and 429.
+    ///   connection), a `timeout(after:)` that fired (`ResponseError.timedOut`), ``HTTPError`` 5xx, 408 and 429.
     /// - No: every other ``HTTPError`` (401, 403, 410...: the server answered), cancellation
     ///   (`CancellationError`, `URLError.cancelled`), a body that did not decode (``DataError/Code/mappingFailed``),
     ///   ``DataError/Code/notFound`` (the server's word), and anything else.

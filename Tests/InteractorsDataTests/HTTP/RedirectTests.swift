@@ -65,6 +65,17 @@ import FoundationNetworking
         #expect(arrived.map(\.headers).map { $0["authorization"] } == ["Bearer secret", nil])
     }
 
+    @Test func aRedirectToAnotherPortDropsTheAuthorization() throws {
+        let other = try RESTServer()
+        let echo = try client.send(
+            redirected(308, .put, body: "b", target: other.baseURL.appendingPathComponent("echo/target"))
+        )
+        .get()
+        #expect(echo.headers["authorization"] == nil)
+        #expect(echo.body == "b" && echo.method == "PUT")
+        #expect(try other.received().map { $0.headers["authorization"] } == [nil])
+    }
+
     @Test func aRedirectWithinTheOriginKeepsTheAuthorization() throws {
         let echo = try client.send(redirected(302, .get, body: nil)).get()
         #expect(echo.headers["authorization"] == "Bearer secret")

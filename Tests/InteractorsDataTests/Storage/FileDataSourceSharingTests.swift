@@ -155,6 +155,15 @@ import Testing
         )
     }
 
+    @Test func aLoopOfSymbolicLinksFailsWithStorageFailedInsteadOfHanging() throws {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createSymbolicLink(atPath: directory.file("a.json").path, withDestinationPath: "b.json")
+        try FileManager.default.createSymbolicLink(atPath: directory.file("b.json").path, withDestinationPath: "a.json")
+        let source = FileDataSource<Note>(fileURL: directory.file("a.json"))
+        #expect(source.put(ada).dataError?.code == .storageFailed)
+        #expect(source.getAll(AllObjectsQuery()).dataError?.code == .storageFailed)
+    }
+
     @Test func theFirstOperationRemovesLeftoverTemporaryFilesButNotOtherFiles() throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("notes.json")

@@ -126,6 +126,7 @@ func dataTour() {
                 "a corrupt file, as a store of record sees it: \((error as? DataError)?.code.description ?? "\(error)")"
             )
         }
+        fflush(nil)  // what was printed so far, before the source's one line on standard error
         let fresh = try FileDataSource<Note>(fileURL: fileURL, corruptFile: .moveAside).getAll(AllObjectsQuery()).get()
         print(
             "as a cache sees it (corruptFile: .moveAside): \(fresh.count) notes; "

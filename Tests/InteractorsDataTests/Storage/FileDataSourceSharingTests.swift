@@ -88,7 +88,7 @@ import Testing
         let child = try ChildProcess(executable: Fixtures.dataStoreExecutable, arguments: ["cache", url.path])
         #expect(child.waitForLine { $0.hasPrefix("count ") || $0.hasPrefix("error ") } == "count 1")
         child.stop()
-        let report = child.errorOutput.split(separator: "\n")
+        let report = child.completeErrorOutput().split(separator: "\n")
         #expect(report.count == 1)
         #expect(report.first?.contains("moved it aside") == true)
         let names = try directory.fileNames()

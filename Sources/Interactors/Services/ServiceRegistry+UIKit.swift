@@ -1,16 +1,25 @@
 #if canImport(UIKit) && !os(watchOS)
 public import UIKit
 
-// The host for iOS, tvOS and visionOS apps that use scenes: UIApplication posts a notification for every
-// lifecycle event, so the registry can follow the app without any app-delegate code.
+// The host for iOS, tvOS, visionOS and Mac Catalyst apps: UIApplication posts a notification for every lifecycle
+// event, so the registry can follow the app without any app-delegate code.
 
 extension ServiceRegistry {
-    /// Sends each UIApplication lifecycle notification to the registry as its ``LifecycleEvent``, for apps that
-    /// use scenes or SwiftUI and have no app delegate to forward from.
+    /// Follows UIApplication's lifecycle notifications, sending the registry the ``LifecycleEvent``s they call
+    /// for: the host for apps that use scenes or SwiftUI, with no app delegate to forward from.
     ///
-    /// Start observing before the app finishes launching (in `App.init` or `main`) so the launch is heard.
-    /// The launch options are taken from the launch notification: URLs, strings, booleans and integers as
-    /// they are, anything else as its description.
+    /// Start observing before the app finishes launching (in `App.init` or `main`) so the launch is heard; a
+    /// notification heard before any launch launches the services first, with no launch options.
+    ///
+    /// The events always come in an order the registry accepts. A scene-based app launches in the background
+    /// (`applicationState` is `.background` when it finishes launching) and then enters the foreground as its
+    /// scenes do, so the launch is followed by ``LifecycleEvent/didEnterBackground``; an app launched for a silent
+    /// push or a background task then stays in ``LifecycleState/background`` until the user opens it.
+    ///
+    /// In a scene-based app the launch options carry no URL or shortcut: those arrive through the scene
+    /// (`onOpenURL`, `scene(_:openURLContexts:)`), so forward them with ``open(_:options:)``. A suspended app
+    /// that the system ends gets no `willTerminateNotification`: services must save their state on
+    /// ``LifecycleEvent/didEnterBackground``.
     ///
     /// - Parameters:
     ///   - center: The notification center UIApplication posts to.
@@ -23,9 +32,23 @@ extension ServiceRegistry {
         from center: NotificationCenter = .default,
         onFailure: (@Sendable (ServiceFailure) -> Void)? = nil
     ) -> ApplicationNotificationObservation {
-        let report = onFailure ?? { print("\($0)") }
-        let events: [(Notification.Name, @Sendable (Notification) -> LifecycleEvent)] = [
-            (UIApplication.didFinishLaunchingNotification, { .didFinishLaunching(launchOptions(from: $0.userInfo)) }),
+        observe(Self.applicationNotifications, on: center, onFailure: onFailure)
+    }
+
+    /// Each notification this host observes, and what it says about the app.
+    private nonisolated static var applicationNotifications:
+        [(Notification.Name, @Sendable (Notification) -> ApplicationNotification)]
+    {
+        [
+            (
+                UIApplication.didFinishLaunchingNotification,
+                { posted in
+                    let inBackground = MainActor.assumeIsolated {
+                        UIApplication.shared.applicationState == .background
+                    }
+                    return .didFinishLaunching(launchOptions(from: posted.userInfo), inBackground: inBackground)
+                }
+            ),
             (UIApplication.willEnterForegroundNotification, { _ in .willEnterForeground }),
             (UIApplication.didBecomeActiveNotification, { _ in .didBecomeActive }),
             (UIApplication.willResignActiveNotification, { _ in .willResignActive }),
@@ -33,46 +56,6 @@ extension ServiceRegistry {
             (UIApplication.didReceiveMemoryWarningNotification, { _ in .didReceiveMemoryWarning }),
             (UIApplication.willTerminateNotification, { _ in .willTerminate }),
         ]
-        let tokens = events.map { name, event in
-            center.addObserver(forName: name, object: nil, queue: .main) { [self] notification in
-                for failure in send(event(notification)) { report(failure) }
-            }
-        }
-        return ApplicationNotificationObservation(center: center, tokens: tokens)
     }
-}
-
-/// Forwarding of UIApplication notifications to a ``ServiceRegistry``, made by
-/// ``ServiceRegistry/observeApplicationNotifications(from:onFailure:)``.
-@MainActor
-public final class ApplicationNotificationObservation {
-    private let center: NotificationCenter
-    private var tokens: [any NSObjectProtocol]
-
-    init(center: NotificationCenter, tokens: [any NSObjectProtocol]) {
-        self.center = center
-        self.tokens = tokens
-    }
-
-    /// Stops forwarding notifications. Calling it again does nothing.
-    public func stop() {
-        for token in tokens { center.removeObserver(token) }
-        tokens = []
-    }
-}
-
-private func launchOptions(from userInfo: [AnyHashable: Any]?) -> LaunchOptions {
-    var options = LaunchOptions()
-    for (key, value) in userInfo ?? [:] {
-        let name = (key.base as? UIApplication.LaunchOptionsKey)?.rawValue ?? (key.base as? String) ?? "\(key)"
-        switch value {
-        case let value as URL: options[name] = value
-        case let value as String: options[name] = value
-        case let value as Bool: options[name] = value
-        case let value as Int: options[name] = value
-        default: options[name] = String(describing: value)
-        }
-    }
-    return options
 }
 #endif

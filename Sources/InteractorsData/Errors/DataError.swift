@@ -33,6 +33,10 @@ public struct DataError: Error, CustomStringConvertible {
         /// ``DataError/underlying`` holds the system's error.
         public static let storageFailed = Code("storageFailed")
 
+        /// The query cannot be sent as it is: an id that is empty, `"."` or `".."` would name another resource in
+        /// a URL, so ``RESTDataSource`` refuses it before sending anything.
+        public static let invalidQuery = Code("invalidQuery")
+
         /// The code's name.
         public var description: String { name }
     }

@@ -1,0 +1,149 @@
+import Dispatch
+import Interactors
+import InteractorsData
+
+/// The one writer of a ``SQLiteDatabase``: a serial queue that owns the write connection and commits the writes
+/// that queued up meanwhile in one transaction (group commit), each inside a savepoint of its own.
+///
+/// Why group commit: with `synchronous = FULL` every commit waits for the disk, so a burst of puts issued back to
+/// back would wait for it once per put. Here they share one `BEGIN IMMEDIATE` … `COMMIT`: one sync for the whole
+/// burst, and none of them is answered before it. A write that fails is rolled back to its savepoint alone and
+/// answers its own error; the others commit. Writes keep the order they were issued in.
+final class SQLiteWriter: @unchecked Sendable {
+    // @unchecked Sendable: `connection` is used on `queue` only; `pending` is guarded by its lock.
+
+    let queue: DispatchQueue
+    let connection: SQLiteConnection
+    let observers = TableObservers()
+    private let pending = LockedBox([QueuedWrite]())
+
+    init(connection: SQLiteConnection) {
+        self.connection = connection
+        self.queue = DispatchQueue(label: "InteractorsSQLite writer \(connection.location)")
+    }
+
+    /// Whether the calling code runs on the writer (inside a write's body, or an observer's registration).
+    var isCurrent: Bool { queue.isCurrent }
+
+    // MARK: Queueing writes
+
+    /// Queues `body` as one write; its response succeeds with what `body` returns once the transaction holding it
+    /// has committed, or fails with what it threw (or the first error of its writes), having changed nothing.
+    func enqueue<T: Sendable>(_ body: @escaping @Sendable (SQLiteTransaction) throws -> T) -> Response<T> {
+        let (response, resolver) = Response<T>.makePending()
+        let write = QueuedWrite(
+            isCancelled: { resolver.isCancelled },
+            run: { transaction in
+                var result = Result { try body(transaction) }
+                if case .success = result, let failure = transaction.firstFailure { result = .failure(failure) }
+                switch result {
+                case .success(let value):
+                    return WriteOutcome(succeeded: true) { failure in
+                        if let failure { resolver.fail(failure) } else { resolver.succeed(value) }
+                    }
+                case .failure(let error):
+                    return WriteOutcome(succeeded: false) { _ in resolver.fail(error) }
+                }
+            },
+            fail: { resolver.fail($0) }
+        )
+        pending.withLock { $0.append(write) }
+        queue.async { self.commitPending() }
+        return response
+    }
+
+    /// Runs `body` on the writer now, in an immediate transaction of its own, and waits for it: for creating a
+    /// source's table. Not from the writer itself (that would wait for itself).
+    func runNow(_ body: @escaping @Sendable (SQLiteConnection) throws(DataError) -> Void) throws(DataError) {
+        guard !isCurrent else {
+            throw .misuse("create a SQLiteDataSource outside its database's write(_:) bodies, not inside one")
+        }
+        let outcome: Result<Void, DataError> = queue.sync {
+            Result { () throws(DataError) in
+                try connection.execute("BEGIN IMMEDIATE")
+                do throws(DataError) {
+                    try body(connection)
+                    try connection.execute("COMMIT")
+                } catch {
+                    if connection.isInTransaction { try? connection.execute("ROLLBACK") }
+                    throw error
+                }
+            }
+        }
+        try outcome.get()
+    }
+
+    // MARK: Committing
+
+    /// Applies every queued write, in order, in one transaction, then answers each and tells the observers.
+    private func commitPending() {
+        let writes = pending.withLock { pending in
+            defer { pending.removeAll() }
+            return pending
+        }.filter { !$0.isCancelled() }
+        guard !writes.isEmpty else { return }
+        do throws(DataError) {
+            try connection.execute("BEGIN IMMEDIATE")
+        } catch {
+            for write in writes { write.fail(error) }
+            return
+        }
+        var outcomes: [WriteOutcome] = []
+        var updates: [ObserverUpdate] = []
+        var lost: DataError?
+        for write in writes {
+            if let lost {
+                write.fail(lost)
+                continue
+            }
+            do throws(DataError) {
+                outcomes.append(try apply(write, updates: &updates))
+            } catch {
+                lost = error
+                write.fail(error)
+            }
+        }
+        let failure = lost.map(rollBack) ?? commit()
+        for outcome in outcomes { outcome.answer(failure) }
+        if failure == nil {
+            for update in updates { update.deliver() }
+        }
+    }
+
+    /// Runs one write inside a savepoint: kept if it succeeded (and its tables' observers read what they see
+    /// now), rolled back to the savepoint if it failed. Throws only if the transaction itself was lost.
+    private func apply(_ write: QueuedWrite, updates: inout [ObserverUpdate]) throws(DataError) -> WriteOutcome {
+        try connection.execute("SAVEPOINT write")
+        let transaction = SQLiteTransaction(writer: self)
+        let outcome = write.run(transaction)
+        transaction.close()
+        guard connection.isInTransaction else {
+            // SQLite rolled the whole transaction back by itself (a full disk, an I/O error): every write of it
+            // fails with the error that did it.
+            throw transaction.firstFailure ?? .misuse("SQLite rolled back the transaction of \(connection.location)")
+        }
+        if outcome.succeeded {
+            try connection.execute("RELEASE write")
+            updates += observers.updates(afterChanging: transaction.changedTables, on: connection)
+        } else {
+            try connection.execute("ROLLBACK TO write; RELEASE write")
+        }
+        return outcome
+    }
+
+    /// Commits the open transaction; the error that undid it if it could not.
+    private func commit() -> DataError? {
+        do throws(DataError) {
+            try connection.execute("COMMIT")
+            return nil
+        } catch {
+            return rollBack(error)
+        }
+    }
+
+    /// Rolls back what is left of the open transaction, if anything; answers `error`, the reason.
+    private func rollBack(_ error: DataError) -> DataError {
+        if connection.isInTransaction { try? connection.execute("ROLLBACK") }
+        return error
+    }
+}

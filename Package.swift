@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(
             name: "InteractorsSQLiteTests",
             dependencies: [
-                "Interactors", "InteractorsData", "InteractorsSQLite", "InteractorsTestKit", "SQLiteStoreFixture",
+                "Interactors", "InteractorsData", "InteractorsSQLite", "SQLiteStoreFixture",
                 .target(name: "CSQLite", condition: .when(platforms: [.linux, .android, .openbsd, .windows, .wasi])),
             ]
         ),

@@ -50,8 +50,19 @@ final class SQLiteConnection: @unchecked Sendable {
         #endif
     }
 
+    private var isClosed = false
+
     deinit {
+        close()
+    }
+
+    /// Finalizes the statements and closes the connection (the last connection to a file closes its write-ahead
+    /// log into it). Nothing may use the connection afterwards.
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
         for statement in statements.values { statement.finalize() }
+        statements = [:]
         sqlite3_close_v2(handle)
     }
 

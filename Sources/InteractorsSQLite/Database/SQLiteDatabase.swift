@@ -58,6 +58,13 @@ public final class SQLiteDatabase: Sendable {
         self.readers = SQLiteReaderPool(path: fileURL.path, location: fileURL.path)
     }
 
+    deinit {
+        // Readers first, so that the writer's connection is the last one, which moves the write-ahead log into
+        // the file and removes it.
+        readers?.close()
+        writer.close()
+    }
+
     private init(inMemory connection: SQLiteConnection) {
         self.fileURL = nil
         self.writer = SQLiteWriter(connection: connection)
@@ -108,7 +115,7 @@ public final class SQLiteDatabase: Sendable {
             return Response(on: DispatchQueue.global()) { try readers.read(body) }
         }
         let writer = self.writer
-        return Response(on: writer.queue) {
+        return Response(on: writer) {
             try writer.connection.reading { () throws(DataError) in try body(writer.connection) }
         }
     }

@@ -6,7 +6,8 @@ import InteractorsData
 final class SQLiteReaderPool: Sendable {
     private let path: String
     private let location: String
-    private let idle = LockedBox([SQLiteConnection]())
+    /// The connections waiting for the next read; nil once the pool is closed.
+    private let idle = LockedBox<[SQLiteConnection]?>([])
 
     /// Idle connections kept open for the next reads; more may be open while many reads run at once.
     private static let idleLimit = 4
@@ -19,7 +20,7 @@ final class SQLiteReaderPool: Sendable {
     /// Runs `body` on a read connection, in one read transaction (a snapshot of the last commit).
     func read<T>(_ body: (SQLiteConnection) throws(DataError) -> T) throws(DataError) -> T {
         let reader: SQLiteConnection
-        if let idleReader = idle.withLock({ $0.popLast() }) { reader = idleReader } else { reader = try open() }
+        if let idleReader = idle.withLock({ $0?.popLast() }) { reader = idleReader } else { reader = try open() }
         defer { checkIn(reader) }
         return try reader.reading { () throws(DataError) in try body(reader) }
     }
@@ -32,11 +33,20 @@ final class SQLiteReaderPool: Sendable {
 
     private func checkIn(_ reader: SQLiteConnection) {
         let surplus: SQLiteConnection? = idle.withLock { idle in
-            guard idle.count < Self.idleLimit else { return reader }
-            idle.append(reader)
+            guard let count = idle?.count, count < Self.idleLimit else { return reader }
+            idle?.append(reader)
             return nil
         }
-        // Closed here, if it was one too many: outside the lock.
-        withExtendedLifetime(surplus) {}
+        // Closed here, outside the lock, if it is one too many or the pool is closed.
+        surplus?.close()
+    }
+
+    /// Closes the idle connections now, and each busy one when its read ends: the database was released.
+    func close() {
+        let closing = idle.withLock { idle in
+            defer { idle = nil }
+            return idle ?? []
+        }
+        for reader in closing { reader.close() }
     }
 }

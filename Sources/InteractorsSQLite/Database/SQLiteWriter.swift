@@ -9,13 +9,26 @@ import InteractorsData
 /// back would wait for it once per put. Here they share one `BEGIN IMMEDIATE` … `COMMIT`: one sync for the whole
 /// burst, and none of them is answered before it. A write that fails is rolled back to its savepoint alone and
 /// answers its own error; the others commit. Writes keep the order they were issued in.
-final class SQLiteWriter: @unchecked Sendable {
-    // @unchecked Sendable: `connection` is used on `queue` only; `pending` is guarded by its lock.
+///
+/// Everything that uses the connection runs as a job of this `CallbackQueue` (a drain, an observer's
+/// registration, a read of an in-memory database), so the writer knows when none is left: releasing the database
+/// closes the connection then, at once if it is idle, after its last job otherwise.
+final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
+    // @unchecked Sendable: `connection` is used on `queue` only (and closed once no job is left); `state` is
+    // guarded by its lock.
+
+    private struct State {
+        var pending: [QueuedWrite] = []
+        /// Jobs scheduled on `queue` and not yet finished.
+        var jobs = 0
+        /// The database was released: close the connection once `jobs` is 0.
+        var isClosing = false
+    }
 
     let queue: DispatchQueue
     let connection: SQLiteConnection
     let observers = TableObservers()
-    private let pending = LockedBox([QueuedWrite]())
+    private let state = LockedBox(State())
 
     init(connection: SQLiteConnection) {
         self.connection = connection
@@ -24,6 +37,29 @@ final class SQLiteWriter: @unchecked Sendable {
 
     /// Whether the calling code runs on the writer (inside a write's body, or an observer's registration).
     var isCurrent: Bool { queue.isCurrent }
+
+    /// Runs `job` on the writer's queue, after the jobs scheduled before it.
+    func schedule(_ job: @escaping @Sendable () -> Void) {
+        state.withLock { $0.jobs += 1 }
+        queue.async {
+            job()
+            let mustClose = self.state.withLock { state in
+                state.jobs -= 1
+                return state.jobs == 0 && state.isClosing
+            }
+            if mustClose { self.connection.close() }
+        }
+    }
+
+    /// Closes the connection once no job is left: now if the writer is idle. Called once, when the database is
+    /// released (nothing can schedule a new job then).
+    func close() {
+        let isIdle = state.withLock { state in
+            state.isClosing = true
+            return state.jobs == 0
+        }
+        if isIdle { connection.close() }
+    }
 
     // MARK: Queueing writes
 
@@ -47,8 +83,8 @@ final class SQLiteWriter: @unchecked Sendable {
             },
             fail: { resolver.fail($0) }
         )
-        pending.withLock { $0.append(write) }
-        queue.async { self.commitPending() }
+        state.withLock { $0.pending.append(write) }
+        schedule { self.commitPending() }
         return response
     }
 
@@ -77,9 +113,9 @@ final class SQLiteWriter: @unchecked Sendable {
 
     /// Applies every queued write, in order, in one transaction, then answers each and tells the observers.
     private func commitPending() {
-        let writes = pending.withLock { pending in
-            defer { pending.removeAll() }
-            return pending
+        let writes = state.withLock { state in
+            defer { state.pending.removeAll() }
+            return state.pending
         }.filter { !$0.isCancelled() }
         guard !writes.isEmpty else { return }
         do throws(DataError) {

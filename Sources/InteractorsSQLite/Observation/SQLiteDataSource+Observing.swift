@@ -45,7 +45,7 @@ extension SQLiteDataSource {
         let writer = database.writer
         // Added on the writer, between two transactions, and read there: its first answer is the state before
         // the next commit, and every commit after it is told.
-        writer.queue.async {
+        writer.schedule {
             writer.observers.add(observer)
             // Cancelled before it was added: the cancellation's removal came too early, so remove it here.
             guard !delivery.isCancelled else { return writer.observers.remove(observer) }

@@ -3,7 +3,6 @@ import Foundation
 import Interactors
 import InteractorsData
 import InteractorsSQLite
-import InteractorsTestKit
 import Testing
 
 /// `observe(_:on:_:)`: the query's answer at once, then after every committed write to the table, in commit
@@ -88,14 +87,15 @@ import Testing
     @Test func afterCancelReturnsNoCallStarts() throws {
         let database = try DatabaseKind.file.make()
         let notes = try database.notes([ada])
-        let queue = ManualCallbackQueue()
+        let queue = HeldQueue()
         let calls = LockedBox(0)
         let observation = notes.observe(AllObjectsQuery(), on: queue) { _ in calls.withLock { $0 += 1 } }
-        #expect(try waitUntil { queue.pendingJobs == 1 })
+        // The first answer is on the queue, waiting to be told.
+        #expect(queue.waitForJob())
         observation.cancel()
         #expect(observation.isCancelled)
         _ = try notes.put(grace).get()
-        _ = queue.runAll()
+        queue.runAll()
         #expect(calls.withLock { $0 } == 0)
     }
 
@@ -146,6 +146,32 @@ import Testing
         first.cancel()
         first.cancel()
         #expect(first.isCancelled)
+    }
+}
+
+/// A callback queue that holds its jobs until the test runs them, and lets the test wait for one to arrive.
+final class HeldQueue: CallbackQueue {
+    private let jobs = LockedBox<[@Sendable () -> Void]>([])
+    private let arrived = DispatchSemaphore(value: 0)
+
+    func schedule(_ job: @escaping @Sendable () -> Void) {
+        jobs.withLock { $0.append(job) }
+        arrived.signal()
+    }
+
+    /// Waits for a job to be scheduled (a generous guard); false if none came.
+    func waitForJob() -> Bool {
+        arrived.wait(timeout: .now() + 30) == .success
+    }
+
+    /// Runs the jobs held so far.
+    func runAll() {
+        for job in jobs.withLock({ jobs in
+            defer { jobs = [] }
+            return jobs
+        }) {
+            job()
+        }
     }
 }
 

@@ -58,7 +58,7 @@ struct TableSQL: Sendable {
     // MARK: Reading rows
 
     /// The rows `selection` names, as stored: every row in storage order, or the rows of some keys in their
-    /// order (a key asked twice answers twice; a missing key answers nothing).
+    /// order (a key asked twice answers twice; a missing key answers nothing), all from one commit.
     func rows(_ selection: RowSelection, on connection: SQLiteConnection) throws(DataError) -> [StoredRow] {
         switch selection {
         case .all:
@@ -69,16 +69,25 @@ struct TableSQL: Sendable {
                 }
                 return rows
             }
+        case .keys(let keys) where keys.count == 1:
+            return try row(keys[0], on: connection).map { [$0] } ?? []
         case .keys(let keys):
-            var rows: [StoredRow] = []
-            rows.reserveCapacity(keys.count)
-            for key in keys {
-                try connection.withStatement(selectOne) { statement throws(DataError) in
-                    statement.bind(key, at: 1)
-                    if try statement.step() { rows.append(StoredRow(key: key, json: statement.utf8Data(at: 1))) }
+            // Several statements: one read transaction, so that they all see the same commit.
+            return try connection.reading { () throws(DataError) in
+                var rows: [StoredRow] = []
+                rows.reserveCapacity(keys.count)
+                for key in keys {
+                    if let row = try row(key, on: connection) { rows.append(row) }
                 }
+                return rows
             }
-            return rows
+        }
+    }
+
+    private func row(_ key: SQLiteKey, on connection: SQLiteConnection) throws(DataError) -> StoredRow? {
+        try connection.withStatement(selectOne) { statement throws(DataError) in
+            statement.bind(key, at: 1)
+            return try statement.step() ? StoredRow(key: key, json: statement.utf8Data(at: 1)) : nil
         }
     }
 

@@ -109,14 +109,13 @@ public final class SQLiteDatabase: Sendable {
 
     // MARK: Reading
 
-    /// Runs `body` on a read connection, in one read transaction, off the caller's thread.
+    /// Runs `body` on a read connection, off the caller's thread (in memory: on the writer's connection, after the
+    /// writes issued before it).
     func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws(DataError) -> T) -> Response<T> {
         if let readers {
             return Response(on: DispatchQueue.global()) { try readers.read(body) }
         }
         let writer = self.writer
-        return Response(on: writer) {
-            try writer.connection.reading { () throws(DataError) in try body(writer.connection) }
-        }
+        return Response(on: writer) { try body(writer.connection) }
     }
 }

@@ -17,12 +17,13 @@ final class SQLiteReaderPool: Sendable {
         self.location = location
     }
 
-    /// Runs `body` on a read connection, in one read transaction (a snapshot of the last commit).
+    /// Runs `body` on a read connection (which sees the last commit; statements that must see the same one run
+    /// in a read transaction: `SQLiteConnection.reading(_:)`).
     func read<T>(_ body: (SQLiteConnection) throws(DataError) -> T) throws(DataError) -> T {
         let reader: SQLiteConnection
         if let idleReader = idle.withLock({ $0?.popLast() }) { reader = idleReader } else { reader = try open() }
         defer { checkIn(reader) }
-        return try reader.reading { () throws(DataError) in try body(reader) }
+        return try body(reader)
     }
 
     private func open() throws(DataError) -> SQLiteConnection {

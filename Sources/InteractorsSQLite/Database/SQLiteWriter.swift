@@ -40,14 +40,24 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
 
     /// Runs `job` on the writer's queue, after the jobs scheduled before it.
     func schedule(_ job: @escaping @Sendable () -> Void) {
+        scheduleJob {
+            job()
+            return {}
+        }
+    }
+
+    /// Runs `job` on the writer's queue; what it returns runs once the job counts as finished: the answers to the
+    /// job's callers, who may then release the database and expect its file closed.
+    private func scheduleJob(_ job: @escaping @Sendable () -> () -> Void) {
         state.withLock { $0.jobs += 1 }
         queue.async {
-            job()
+            let answer = job()
             let mustClose = self.state.withLock { state in
                 state.jobs -= 1
                 return state.jobs == 0 && state.isClosing
             }
             if mustClose { self.connection.close() }
+            answer()
         }
     }
 
@@ -84,7 +94,7 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
             fail: { resolver.fail($0) }
         )
         state.withLock { $0.pending.append(write) }
-        schedule { self.commitPending() }
+        scheduleJob { self.commitPending() }
         return response
     }
 
@@ -111,38 +121,43 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
 
     // MARK: Committing
 
-    /// Applies every queued write, in order, in one transaction, then answers each and tells the observers.
-    private func commitPending() {
+    /// Applies every queued write, in order, in one transaction; answers how to answer each and tell the
+    /// observers, once the job has ended.
+    private func commitPending() -> () -> Void {
         let writes = state.withLock { state in
             defer { state.pending.removeAll() }
             return state.pending
         }.filter { !$0.isCancelled() }
-        guard !writes.isEmpty else { return }
+        guard !writes.isEmpty else { return {} }
         do throws(DataError) {
             try connection.execute("BEGIN IMMEDIATE")
         } catch {
-            for write in writes { write.fail(error) }
-            return
+            let failures = writes.map(\.fail)
+            return { for fail in failures { fail(error) } }
         }
         var outcomes: [WriteOutcome] = []
         var updates: [ObserverUpdate] = []
-        var lost: DataError?
+        var lost: (error: DataError, failures: [@Sendable (any Error) -> Void])?
         for write in writes {
-            if let lost {
-                write.fail(lost)
+            if lost != nil {
+                lost?.failures.append(write.fail)
                 continue
             }
             do throws(DataError) {
                 outcomes.append(try apply(write, updates: &updates))
             } catch {
-                lost = error
-                write.fail(error)
+                lost = (error, [write.fail])
             }
         }
-        let failure = lost.map(rollBack) ?? commit()
-        for outcome in outcomes { outcome.answer(failure) }
-        if failure == nil {
-            for update in updates { update.deliver() }
+        let failure = lost.map { rollBack($0.error) } ?? commit()
+        // The writes (whose bodies hold their sources, and they their database) are released when this returns,
+        // before anyone is answered.
+        return {
+            for outcome in outcomes { outcome.answer(failure) }
+            for fail in lost?.failures ?? [] { fail(failure!) }
+            if failure == nil {
+                for update in updates { update.deliver() }
+            }
         }
     }
 

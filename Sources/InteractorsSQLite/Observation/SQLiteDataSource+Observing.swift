@@ -50,9 +50,7 @@ extension SQLiteDataSource {
             // Cancelled before it was added: the cancellation's removal came too early, so remove it here.
             guard !delivery.isCancelled else { return writer.observers.remove(observer) }
             let rows = Result { () throws(DataError) in
-                try writer.connection.reading { () throws(DataError) in
-                    try observer.table.rows(observer.selection, on: writer.connection)
-                }
+                try observer.table.rows(observer.selection, on: writer.connection)
             }
             observer.receive(rows)
         }

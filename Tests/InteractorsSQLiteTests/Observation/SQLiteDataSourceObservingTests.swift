@@ -105,13 +105,16 @@ import Testing
         final class Screen: Sendable {}
         weak var released: Screen?
         let heard = Heard<Note>()
+        let queue = HeldQueue()
         do {
             let screen = Screen()
             released = screen
-            let observation = notes.observe(AllObjectsQuery(), on: DispatchQueue.global()) { result in
+            let observation = notes.observe(AllObjectsQuery(), on: queue) { result in
                 withExtendedLifetime(screen) { heard.append(result) }
             }
-            #expect(heard.wait(for: 1) == [[ada]])
+            #expect(queue.waitForJob())
+            queue.runAll()
+            #expect(heard.values == [[ada]])
             withExtendedLifetime(observation) {}
         }
         #expect(released == nil)
@@ -120,7 +123,8 @@ import Testing
         let second = Heard<Note>()
         let observation = notes.observe(AllObjectsQuery(), on: DispatchQueue.global()) { second.append($0) }
         #expect(second.wait(for: 1) == [[ada, grace]])
-        #expect(heard.values.count == 1)
+        queue.runAll()
+        #expect(heard.values == [[ada]])
         withExtendedLifetime(observation) {}
     }
 

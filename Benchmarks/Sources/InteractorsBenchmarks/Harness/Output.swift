@@ -98,6 +98,8 @@ struct Report {
             }
         }
 
+        lines += storesTable()
+
         lines.append("")
         lines.append("Cells: median time per operation · allocations per operation (malloc calls, counted).")
         if !countsAllocations {
@@ -114,6 +116,29 @@ struct Report {
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The stores table: each store side by side, SQLite against the raw floor and the file store.
+    private func storesTable() -> [String] {
+        let storeCases = cases.filter { $0.table == .stores }
+        guard !storeCases.isEmpty else { return [] }
+        var lines = [
+            "",
+            "Stores: one run, each store holding the row's number of values (`StoreNote`, about 150 bytes of JSON).",
+        ]
+        lines.append("")
+        var header = ["Case"] + Library.storeColumns.map(\.title)
+        header += ["SQLite ÷ raw sqlite3", "SQLite ÷ File", "Target", "Verdict"]
+        lines.append(row(header))
+        lines.append(row(header.map { _ in "---" }))
+        for benchmark in storeCases {
+            var cells = [benchmark.title]
+            cells += Library.storeColumns.map { cell(benchmark.id, $0) }
+            cells += [.rawSQLite, .fileStore].map { ratio(benchmark.id, .sqliteStore, to: $0) }
+            cells += verdicts(benchmark.targets)
+            lines.append(row(cells))
+        }
+        return lines
     }
 
     private func row(_ cells: [String]) -> String {

@@ -44,6 +44,22 @@ struct Target: Sendable {
         }
     }
 
+    /// `library`'s time in `caseID`, divided by its own time in `referenceCase`, is at most `limit` (a burst
+    /// against one operation of the same store).
+    static func ratio(
+        _ caseID: String,
+        _ library: Library,
+        toCase referenceCase: String,
+        atMost limit: Double,
+        _ statement: String
+    ) -> Target {
+        Target(statement: statement) { results in
+            guard let ours = results[caseID, library], let theirs = results[referenceCase, library] else { return nil }
+            let ratio = ours.nanoseconds / theirs.nanoseconds
+            return Verdict(met: ratio <= limit, detail: "\(format(ratio: ratio)) one put")
+        }
+    }
+
     /// `library`'s time divided by `Response`'s is at least `factor` (speed-up, or throughput ratio).
     static func speedup(_ caseID: String, over library: Library, atLeast factor: Double, _ statement: String) -> Target
     {

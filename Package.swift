@@ -75,7 +75,9 @@ let package = Package(
         // and a test that checks each block still appears in these sources.
         .testTarget(
             name: "DocumentationTests",
-            dependencies: ["Interactors", "InteractorsTestKit", "InteractorsPresentation", "InteractorsData"]
+            dependencies: [
+                "Interactors", "InteractorsTestKit", "InteractorsPresentation", "InteractorsData", "InteractorsSQLite",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

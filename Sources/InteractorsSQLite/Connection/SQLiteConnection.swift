@@ -74,6 +74,12 @@ final class SQLiteConnection: @unchecked Sendable {
         guard code == SQLITE_OK else { throw failure(code, "run \(sql) on") }
     }
 
+    /// Runs the one statement `sql`, prepared once per connection: for the statements a transaction repeats
+    /// (`BEGIN IMMEDIATE`, `SAVEPOINT`, `COMMIT`…), which `execute` would parse every time.
+    func run(_ sql: String) throws(DataError) {
+        try withStatement(sql) { statement throws(DataError) in try statement.run() }
+    }
+
     /// The first column of the first row `sql` answers, as text (for pragmas such as `journal_mode`).
     func text(_ sql: String) throws(DataError) -> String? {
         try withStatement(sql) { statement throws(DataError) in
@@ -108,13 +114,13 @@ final class SQLiteConnection: @unchecked Sendable {
     /// already open (a read on the writer, during a write), in that one.
     func reading<T>(_ body: () throws(DataError) -> T) throws(DataError) -> T {
         guard !isInTransaction else { return try body() }
-        try execute("BEGIN DEFERRED")
+        try run("BEGIN DEFERRED")
         do throws(DataError) {
             let result = try body()
-            try execute("COMMIT")
+            try run("COMMIT")
             return result
         } catch {
-            if isInTransaction { try? execute("ROLLBACK") }
+            if isInTransaction { try? run("ROLLBACK") }
             throw error
         }
     }

@@ -106,12 +106,12 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
         }
         let outcome: Result<Void, DataError> = queue.sync {
             Result { () throws(DataError) in
-                try connection.execute("BEGIN IMMEDIATE")
+                try connection.run("BEGIN IMMEDIATE")
                 do throws(DataError) {
                     try body(connection)
-                    try connection.execute("COMMIT")
+                    try connection.run("COMMIT")
                 } catch {
-                    if connection.isInTransaction { try? connection.execute("ROLLBACK") }
+                    if connection.isInTransaction { try? connection.run("ROLLBACK") }
                     throw error
                 }
             }
@@ -130,7 +130,7 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
         }.filter { !$0.isCancelled() }
         guard !writes.isEmpty else { return {} }
         do throws(DataError) {
-            try connection.execute("BEGIN IMMEDIATE")
+            try connection.run("BEGIN IMMEDIATE")
         } catch {
             let failures = writes.map(\.fail)
             return { for fail in failures { fail(error) } }
@@ -144,7 +144,7 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
                 continue
             }
             do throws(DataError) {
-                outcomes.append(try apply(write, updates: &updates))
+                outcomes.append(try apply(write, alone: writes.count == 1, updates: &updates))
             } catch {
                 lost = (error, [write.fail])
             }
@@ -161,10 +161,17 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
         }
     }
 
-    /// Runs one write inside a savepoint: kept if it succeeded (and its tables' observers read what they see
-    /// now), rolled back to the savepoint if it failed. Throws only if the transaction itself was lost.
-    private func apply(_ write: QueuedWrite, updates: inout [ObserverUpdate]) throws(DataError) -> WriteOutcome {
-        try connection.execute("SAVEPOINT write")
+    /// Runs one write inside a savepoint (the transaction itself when it is the only write): kept if it
+    /// succeeded (and its tables' observers read what they see now), rolled back if it failed. Throws only if the
+    /// transaction itself was lost.
+    private func apply(
+        _ write: QueuedWrite,
+        alone: Bool,
+        updates: inout [ObserverUpdate]
+    ) throws(DataError)
+        -> WriteOutcome
+    {
+        if !alone { try connection.run("SAVEPOINT write") }
         let transaction = SQLiteTransaction(writer: self)
         let outcome = write.run(transaction)
         transaction.close()
@@ -174,18 +181,22 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
             throw transaction.firstFailure ?? .misuse("SQLite rolled back the transaction of \(connection.location)")
         }
         if outcome.succeeded {
-            try connection.execute("RELEASE write")
+            if !alone { try connection.run("RELEASE write") }
             updates += observers.updates(afterChanging: transaction.changedTables, on: connection)
+        } else if alone {
+            try connection.run("ROLLBACK")
         } else {
-            try connection.execute("ROLLBACK TO write; RELEASE write")
+            try connection.run("ROLLBACK TO write")
+            try connection.run("RELEASE write")
         }
         return outcome
     }
 
-    /// Commits the open transaction; the error that undid it if it could not.
+    /// Commits the open transaction, if a write is left in it; the error that undid it if it could not.
     private func commit() -> DataError? {
+        guard connection.isInTransaction else { return nil }
         do throws(DataError) {
-            try connection.execute("COMMIT")
+            try connection.run("COMMIT")
             return nil
         } catch {
             return rollBack(error)
@@ -194,7 +205,7 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
 
     /// Rolls back what is left of the open transaction, if anything; answers `error`, the reason.
     private func rollBack(_ error: DataError) -> DataError {
-        if connection.isInTransaction { try? connection.execute("ROLLBACK") }
+        if connection.isInTransaction { try? connection.run("ROLLBACK") }
         return error
     }
 }

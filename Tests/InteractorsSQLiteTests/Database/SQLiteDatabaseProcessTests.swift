@@ -28,6 +28,18 @@ import Testing
         #expect(stored.isSuperset(of: (0..<200).map { "child-\($0)" }))
     }
 
+    @Test func anotherProcessOpeningTheFileSeesEverythingCommitted() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("app.sqlite")
+        let notes = try SQLiteDataSource<Note>(database: SQLiteDatabase(fileURL: url), table: "notes")
+        _ = try notes.putAll((0..<120).map { Note(id: "\($0)", text: "kept") }).get()
+        try notes.delete(IdQuery("7")).get()
+        // The database is still open here: the child reads through the write-ahead log.
+        let child = try SQLiteFixture.start(["read", url.path])
+        defer { child.stop() }
+        #expect(child.waitForLine { $0.hasPrefix("count ") || $0.hasPrefix("error") } == "count 119")
+    }
+
     @Test func aWriteWaitsForAnotherProcesssTransactionRatherThanFail() throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("app.sqlite")

@@ -125,6 +125,25 @@ import Testing
         #expect(try notes.getAll(AllObjectsQuery()).get() == [ada, grace, alan])
     }
 
+    @Test func inMemoryReadsWaitForABlockingBodyButDoNotFail() throws {
+        let database = try DatabaseKind.inMemory.make()
+        let notes = try database.notes([ada])
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let held = database.database.write { transaction in
+            try transaction.put(grace, in: notes)
+            entered.signal()
+            _ = release.wait(timeout: .now() + 60)
+        }
+        #expect(entered.wait(timeout: .now() + 30) == .success)
+        // One connection: the read is ordered after the body, and sees what it committed.
+        let read = notes.getAll(AllObjectsQuery())
+        #expect(!read.isDone)
+        release.signal()
+        try held.get()
+        #expect(try read.get() == [ada, grace])
+    }
+
     @Test func aWriteCancelledBeforeTheWriterReachedItIsNotApplied() throws {
         let database = try DatabaseKind.file.make()
         let notes = try database.notes([])

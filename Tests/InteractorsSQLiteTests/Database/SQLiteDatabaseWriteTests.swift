@@ -106,21 +106,13 @@ import Testing
     @Test func aBlockingBodyHoldsTheWriterButNeverTheReaders() throws {
         let database = try DatabaseKind.file.make()
         let notes = try database.notes([ada])
-        let entered = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let held = database.database.write { transaction in
-            try transaction.put(grace, in: notes)
-            entered.signal()
-            _ = release.wait(timeout: .now() + 60)
-        }
-        #expect(entered.wait(timeout: .now() + 30) == .success)
+        let writer = HeldWriter(database.database) { transaction in try transaction.put(grace, in: notes) }
         // The body holds the writer: a put waits behind it, but reads answer at once with the last commit.
         let queued = notes.put(alan)
         #expect(try notes.getAll(AllObjectsQuery()).get() == [ada])
         #expect(try notes.get(IdQuery("ada")).get() == ada)
         #expect(!queued.isDone)
-        release.signal()
-        try held.get()
+        try writer.letGo()
         _ = try queued.get()
         #expect(try notes.getAll(AllObjectsQuery()).get() == [ada, grace, alan])
     }
@@ -128,37 +120,22 @@ import Testing
     @Test func inMemoryReadsWaitForABlockingBodyButDoNotFail() throws {
         let database = try DatabaseKind.inMemory.make()
         let notes = try database.notes([ada])
-        let entered = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let held = database.database.write { transaction in
-            try transaction.put(grace, in: notes)
-            entered.signal()
-            _ = release.wait(timeout: .now() + 60)
-        }
-        #expect(entered.wait(timeout: .now() + 30) == .success)
+        let writer = HeldWriter(database.database) { transaction in try transaction.put(grace, in: notes) }
         // One connection: the read is ordered after the body, and sees what it committed.
         let read = notes.getAll(AllObjectsQuery())
         #expect(!read.isDone)
-        release.signal()
-        try held.get()
+        try writer.letGo()
         #expect(try read.get() == [ada, grace])
     }
 
     @Test func aWriteCancelledBeforeTheWriterReachedItIsNotApplied() throws {
         let database = try DatabaseKind.file.make()
         let notes = try database.notes([])
-        let entered = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let held = database.database.write { _ in
-            entered.signal()
-            _ = release.wait(timeout: .now() + 60)
-        }
-        #expect(entered.wait(timeout: .now() + 30) == .success)
+        let writer = HeldWriter(database.database)
         let cancelled = notes.put(ada)
         let kept = notes.put(grace)
         cancelled.cancel()
-        release.signal()
-        try held.get()
+        try writer.letGo()
         _ = try kept.get()
         #expect(cancelled.isCancelled)
         #expect(try notes.getAll(AllObjectsQuery()).get() == [grace])
@@ -167,18 +144,11 @@ import Testing
     @Test func writesQueuedWhileTheWriterIsBusyCommitTogetherAndAFailureStaysItsOwn() throws {
         let database = try DatabaseKind.file.make()
         let fragile = try database.source("fragile", of: Fragile.self)
-        let entered = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let held = database.database.write { _ in
-            entered.signal()
-            _ = release.wait(timeout: .now() + 60)
-        }
-        #expect(entered.wait(timeout: .now() + 30) == .success)
+        let writer = HeldWriter(database.database)
         let first = fragile.put(Fragile(id: "a"))
         let bad = fragile.putAll([Fragile(id: "b"), Fragile(id: "bad", refusesToEncode: true)])
         let last = fragile.put(Fragile(id: "c"))
-        release.signal()
-        try held.get()
+        try writer.letGo()
         #expect(try first.get() == Fragile(id: "a"))
         #expect(bad.dataError?.code == .mappingFailed)
         #expect(try last.get() == Fragile(id: "c"))

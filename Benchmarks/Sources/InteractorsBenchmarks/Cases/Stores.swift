@@ -106,7 +106,17 @@ extension BenchmarkCase {
                 }
             ),
             targets: size == 10_000
-                ? [.ratio(id, .fileStore, toCase: "stores-put-\(size)", atMost: 5, "FileDataSource burst ≤ 5x one put")]
+                ? [
+                    .ratio(
+                        id,
+                        .fileStore,
+                        to: .fileStore,
+                        in: "stores-put-\(size)",
+                        named: "one put",
+                        atMost: 5,
+                        "FileDataSource burst ≤ 5x one put"
+                    )
+                ]
                 : []
         )
     }
@@ -124,27 +134,25 @@ extension BenchmarkCase {
     ) -> [Contender] {
         let fixtures = StoreFixtures.shared
         return [
-            .sync(.inMemoryStore, note) { run in
-                let store = fixtures.inMemory(size)
-                run.startClock()
-                inMemory(store, run)
-            },
-            .sync(.fileStore, note) { run in
-                let store = fixtures.file(size)
-                run.startClock()
-                file(store, run)
-            },
-            .sync(.sqliteStore, note) { run in
-                let store = fixtures.sqlite(size)
-                run.startClock()
-                sqlite(store, run)
-            },
-            .sync(.rawSQLite, rawNote) { run in
-                let store = fixtures.raw(size)
-                run.startClock()
-                raw(store, run)
-            },
+            storeContender(.inMemoryStore, note, { fixtures.inMemory(size) }, inMemory),
+            storeContender(.fileStore, note, { fixtures.file(size) }, file),
+            storeContender(.sqliteStore, note, { fixtures.sqlite(size) }, sqlite),
+            storeContender(.rawSQLite, rawNote, { fixtures.raw(size) }, raw),
         ]
+    }
+
+    /// A contender whose store is filled (once, untimed) before the clock starts.
+    private static func storeContender<Store>(
+        _ library: Library,
+        _ note: String,
+        _ store: @escaping @Sendable () -> Store,
+        _ body: @escaping @Sendable (Store, Run) -> Void
+    ) -> Contender {
+        .sync(library, note) { run in
+            let store = store()
+            run.startClock()
+            body(store, run)
+        }
     }
 
     private static func putAndWait(_ store: some DataSource<StoreNote>, _ index: Int, _ size: Int) {

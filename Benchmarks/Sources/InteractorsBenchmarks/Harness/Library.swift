@@ -40,6 +40,11 @@ enum Library: CaseIterable, Hashable {
     /// The columns of the lock table.
     static let lockColumns: [Library] = [.response, .mutexFuture, .lockModel, .oldLockModel, .pthreadMutexModel]
 
+    /// The name in a ratio column's title: "Lock ÷ old Lock", "SQLite ÷ raw sqlite3".
+    var shortTitle: String {
+        self == .sqliteStore ? "SQLite" : title
+    }
+
     /// The columns of the stores table.
     static let storeColumns: [Library] = [.inMemoryStore, .fileStore, .sqliteStore, .rawSQLite]
 

@@ -1,6 +1,6 @@
 import Interactors
 
-/// An observer's hold on a data source's changes (``observe`` methods such as `SQLiteDataSource.observe`): keep
+/// An observer's hold on a data source's changes (`observe` methods such as `SQLiteDataSource.observe(_:on:_:)`): keep
 /// it for as long as the observer should hear about them.
 ///
 /// ```swift

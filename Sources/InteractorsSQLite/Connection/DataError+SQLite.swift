@@ -10,8 +10,8 @@ extension DataError {
     /// The error for SQLite result `code` while doing `step` on the database at `location`.
     ///
     /// A file that is not a database (`SQLITE_NOTADB`), or one SQLite finds damaged (`SQLITE_CORRUPT`), is
-    /// ``DataError/Code/corruptStore`` and is left as it is; anything else (I/O, locking, permissions, a full disk)
-    /// is ``DataError/Code/storageFailed``. Either way the message carries SQLite's code and its own message.
+    /// `corruptStore` and is left as it is; anything else (I/O, locking, permissions, a full disk)
+    /// is `storageFailed`. Either way the message carries SQLite's code and its own message.
     static func sqlite(_ code: Int32, _ connection: OpaquePointer?, _ step: String, _ location: String) -> DataError {
         let explanation =
             connection.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))

@@ -13,16 +13,16 @@ public import InteractorsData
 /// ```
 ///
 /// One row per value: its id, its JSON, and when it was stored (see the schema in the InteractorsSQLite
-/// documentation). It answers ``IdQuery``, ``IdsQuery`` (in the query's order), ``AllObjectsQuery`` (in the order
-/// values were first stored) and ``FilterQuery`` (evaluated in Swift over the rows), for reads and deletes, like
-/// ``InMemoryDataSource``; any other query fails with ``DataError/Code/queryNotSupported``.
+/// documentation). It answers `IdQuery`, `IdsQuery` (in the query's order), `AllObjectsQuery` (in the order
+/// values were first stored) and `FilterQuery` (evaluated in Swift over the rows), for reads and deletes, like
+/// `InMemoryDataSource`; any other query fails with `queryNotSupported`.
 ///
 /// - A write is answered once committed (see ``SQLiteDatabase`` for the writer, durability and reads);
 ///   `putAll` and `deleteAll` are each one transaction: a reader sees all of it or none of it, and a value that
-///   does not encode fails the write with ``DataError/Code/mappingFailed`` and stores none of it.
+///   does not encode fails the write with `mappingFailed` and stores none of it.
 /// - A read sees every write whose response has succeeded. It runs off the caller's thread and does not wait for
 ///   writes still in progress.
-/// - A row that no longer decodes (the model changed) fails the read with ``DataError/Code/mappingFailed``,
+/// - A row that no longer decodes (the model changed) fails the read with `mappingFailed`,
 ///   naming the table and the id, or is skipped: see ``UndecodableRows``.
 public final class SQLiteDataSource<Value: Codable & Identifiable & Sendable>: GetDataSource, PutDataSource,
     DeleteDataSource
@@ -36,8 +36,8 @@ where Value.ID: Codable & Sendable {
 
     /// A source kept in `table` of `database`, created when missing.
     ///
-    /// Fails with ``DataError/Code/storageFailed`` for a name that starts with `sqlite_` or `interactors_`
-    /// (reserved), or inside a ``SQLiteDatabase/write(_:)`` body; with ``DataError/Code/corruptStore`` if the
+    /// Fails with `storageFailed` for a name that starts with `sqlite_` or `interactors_`
+    /// (reserved), or inside a ``SQLiteDatabase/write(_:)`` body; with `corruptStore` if the
     /// table exists but is not a table this source keeps (another program's); and as ``SQLiteDatabase`` fails when
     /// the database cannot be written.
     public init(database: SQLiteDatabase, table: String, undecodableRows: UndecodableRows = .fail) throws(DataError) {
@@ -53,12 +53,12 @@ where Value.ID: Codable & Sendable {
 
     // MARK: Reading
 
-    /// The one value `query` selects; ``DataError/Code/notFound`` when there is none.
+    /// The one value `query` selects; `notFound` when there is none.
     public func get(_ query: any Query) -> Response<Value> {
         database.read { [storage] connection throws(DataError) in try storage.get(query, on: connection) }
     }
 
-    /// Every value `query` selects, in storage order (``IdsQuery``: in the query's order).
+    /// Every value `query` selects, in storage order (`IdsQuery`: in the query's order).
     public func getAll(_ query: any Query) -> Response<[Value]> {
         database.read { [storage] connection throws(DataError) in try storage.getAll(query, on: connection) }
     }
@@ -81,7 +81,7 @@ where Value.ID: Codable & Sendable {
         }
     }
 
-    /// Deletes the value with the ``IdQuery``'s id; succeeds if there is none.
+    /// Deletes the value with the `IdQuery`'s id; succeeds if there is none.
     public func delete(_ query: any Query) -> Response<Void> {
         write("delete") { transaction, source in try transaction.delete(query, in: source) }
     }

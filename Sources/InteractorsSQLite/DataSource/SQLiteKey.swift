@@ -12,7 +12,7 @@ enum SQLiteKey: Hashable, Sendable, CustomStringConvertible {
     case integer(Int64)
     case text(String)
 
-    /// The key of `id`; fails with ``DataError/Code/mappingFailed`` if `id` does not encode.
+    /// The key of `id`; fails with `mappingFailed` if `id` does not encode.
     init(_ id: some Encodable, table: String) throws(DataError) {
         // The common id types, without an encoder: the same keys the JSON route gives them.
         switch id {

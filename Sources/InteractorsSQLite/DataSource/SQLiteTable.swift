@@ -23,7 +23,7 @@ struct SQLiteTable<Value: Codable & Identifiable & Sendable>: Sendable where Val
         let isIncluded: (@Sendable (Value) -> Bool)?
     }
 
-    /// The plan for `query`; ``DataError/Code/queryNotSupported`` for a query this source does not answer.
+    /// The plan for `query`; `queryNotSupported` for a query this source does not answer.
     func plan(_ query: any Query) throws(DataError) -> Plan {
         if query is AllObjectsQuery { return Plan(selection: .all, isIncluded: nil) }
         if let query = query as? IdQuery<Value.ID> {
@@ -57,7 +57,7 @@ struct SQLiteTable<Value: Codable & Identifiable & Sendable>: Sendable where Val
         return decoded.filter(isIncluded)
     }
 
-    /// The first value `query` selects; ``DataError/Code/notFound`` when there is none.
+    /// The first value `query` selects; `notFound` when there is none.
     func get(_ query: any Query, on connection: SQLiteConnection) throws(DataError) -> Value {
         guard let first = try getAll(query, on: connection).first else { throw .notFound(query, in: sourceName) }
         return first
@@ -86,7 +86,7 @@ struct SQLiteTable<Value: Codable & Identifiable & Sendable>: Sendable where Val
     // MARK: Writing (on the writer, inside a transaction)
 
     /// Stores `values` in order, each replacing the row with its id (and keeping that row's position). A value
-    /// that does not encode fails with ``DataError/Code/mappingFailed`` before anything is written.
+    /// that does not encode fails with `mappingFailed` before anything is written.
     func put(_ values: [Value], on connection: SQLiteConnection) throws(DataError) {
         let encoder = JSONEncoder()
         var rows: [StoredRow] = []
@@ -114,13 +114,13 @@ struct SQLiteTable<Value: Codable & Identifiable & Sendable>: Sendable where Val
         }
     }
 
-    /// Deletes the row of an ``IdQuery``'s id, if there is one.
+    /// Deletes the row of an `IdQuery`'s id, if there is one.
     func delete(_ query: any Query, on connection: SQLiteConnection) throws(DataError) {
         guard let query = query as? IdQuery<Value.ID> else { throw .queryNotSupported(query, by: sourceName) }
         try delete([key(query.id)], on: connection)
     }
 
-    /// Deletes every row `query` selects. A ``FilterQuery`` is evaluated over the decoded rows.
+    /// Deletes every row `query` selects. A `FilterQuery` is evaluated over the decoded rows.
     func deleteAll(_ query: any Query, on connection: SQLiteConnection) throws(DataError) {
         let plan = try plan(query)
         switch (plan.selection, plan.isIncluded) {

@@ -4,10 +4,10 @@ import Interactors
 /// What a ``SQLiteDataSource`` does with a row that no longer decodes as its value type (the model changed, or
 /// another program wrote the row).
 public enum UndecodableRows: Sendable {
-    /// A read that meets such a row fails with ``InteractorsData/DataError/Code/mappingFailed``, naming the table
+    /// A read that meets such a row fails with `mappingFailed`, naming the table
     /// and the id.
     case fail
-    /// Such rows are left out of every read (a `get` of one fails with ``InteractorsData/DataError/Code/notFound``)
+    /// Such rows are left out of every read (a `get` of one fails with `notFound`)
     /// and each is reported once per process on standard error, naming the table and the id. A `put` of that id
     /// replaces the row.
     case skip

@@ -36,8 +36,8 @@ public final class SQLiteDatabase: Sendable {
 
     /// Opens the database file at `fileURL`, creating it (and its directory) when missing.
     ///
-    /// Fails with ``InteractorsData/DataError/Code/corruptStore`` if the file is not a SQLite database (it is left
-    /// as it is; an empty file is an empty database), and with ``InteractorsData/DataError/Code/storageFailed`` if
+    /// Fails with `corruptStore` if the file is not a SQLite database (it is left
+    /// as it is; an empty file is an empty database), and with `storageFailed` if
     /// it cannot be created or opened, with SQLite's code and message.
     public init(fileURL: URL) throws(DataError) {
         let directory = fileURL.deletingLastPathComponent()
@@ -91,7 +91,7 @@ public final class SQLiteDatabase: Sendable {
     /// several. If `body` throws, or one of its writes fails, none of it is applied, the response fails with that
     /// error as it was thrown, and the database stays writable. `body` may block: it holds the writer, never the
     /// readers. Inside it, the sources' own writes to this database fail at once with
-    /// ``InteractorsData/DataError/Code/storageFailed`` (they could only wait for the writer `body` holds): use
+    /// `storageFailed` (they could only wait for the writer `body` holds): use
     /// `transaction`. Reads inside it see what was committed before it (in memory: its own writes too).
     public func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteTransaction) throws -> T) -> Response<T> {
         if let refusal = refusalInsideWrite("write(_:)") { return Response(error: refusal) }

@@ -11,7 +11,7 @@ public import InteractorsData
 /// ```
 ///
 /// A transaction is valid only on the writer, while its body runs: it is not `Sendable`, and a write through it
-/// after the body has returned fails with ``DataError/Code/storageFailed``. If one of its writes fails, the whole
+/// after the body has returned fails with `storageFailed`. If one of its writes fails, the whole
 /// body is rolled back and its response fails with that write's error, even if the body caught it.
 public final class SQLiteTransaction {
     let writer: SQLiteWriter
@@ -42,12 +42,12 @@ public final class SQLiteTransaction {
         try perform(on: source) { table, connection throws(DataError) in try table.put(values, on: connection) }
     }
 
-    /// Deletes the row an ``IdQuery`` selects from `source`'s table; succeeds if there is none.
+    /// Deletes the row an `IdQuery` selects from `source`'s table; succeeds if there is none.
     public func delete<Value>(_ query: any Query, in source: SQLiteDataSource<Value>) throws(DataError) {
         try perform(on: source) { table, connection throws(DataError) in try table.delete(query, on: connection) }
     }
 
-    /// Deletes every row `query` selects from `source`'s table (``AllObjectsQuery``: all of them).
+    /// Deletes every row `query` selects from `source`'s table (`AllObjectsQuery`: all of them).
     public func deleteAll<Value>(_ query: any Query, in source: SQLiteDataSource<Value>) throws(DataError) {
         try perform(on: source) { table, connection throws(DataError) in try table.deleteAll(query, on: connection) }
     }

@@ -20,7 +20,7 @@ extension SQLiteDataSource {
     /// Writes by other processes are not told.
     ///
     /// - Returns: The observation: keep it for as long as `handler` should hear; after its
-    ///   ``DataObservation/cancel()`` returns (or it is released), no call starts.
+    ///   `cancel()` returns (or it is released), no call starts.
     public func observe(
         _ query: any Query,
         on queue: some CallbackQueue,

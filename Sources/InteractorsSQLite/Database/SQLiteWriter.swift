@@ -136,7 +136,7 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
             return { for fail in failures { fail(error) } }
         }
         var outcomes: [WriteOutcome] = []
-        var updates: [ObserverUpdate] = []
+        var changedTables: Set<String> = []
         var lost: (error: DataError, failures: [@Sendable (any Error) -> Void])?
         for write in writes {
             if lost != nil {
@@ -144,12 +144,15 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
                 continue
             }
             do throws(DataError) {
-                outcomes.append(try apply(write, alone: writes.count == 1, updates: &updates))
+                outcomes.append(try apply(write, alone: writes.count == 1, changedTables: &changedTables))
             } catch {
                 lost = (error, [write.fail])
             }
         }
         let failure = lost.map { rollBack($0.error) } ?? commit()
+        // What the observers of the changed tables see now, read before the next transaction can begin: the state
+        // right after this commit, told once for all its writes (none of them was visible alone).
+        let updates = failure == nil ? observers.updates(afterChanging: changedTables, on: connection) : []
         // The writes (whose bodies hold their sources, and they their database) are released when this returns,
         // before anyone is answered.
         return {
@@ -162,12 +165,12 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
     }
 
     /// Runs one write inside a savepoint (the transaction itself when it is the only write): kept if it
-    /// succeeded (and its tables' observers read what they see now), rolled back if it failed. Throws only if the
-    /// transaction itself was lost.
+    /// succeeded (its tables added to `changedTables`), rolled back if it failed. Throws only if the transaction
+    /// itself was lost.
     private func apply(
         _ write: QueuedWrite,
         alone: Bool,
-        updates: inout [ObserverUpdate]
+        changedTables: inout Set<String>
     ) throws(DataError)
         -> WriteOutcome
     {
@@ -182,7 +185,7 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
         }
         if outcome.succeeded {
             if !alone { try connection.run("RELEASE write") }
-            updates += observers.updates(afterChanging: transaction.changedTables, on: connection)
+            changedTables.formUnion(transaction.changedTables)
         } else if alone {
             try connection.run("ROLLBACK")
         } else {

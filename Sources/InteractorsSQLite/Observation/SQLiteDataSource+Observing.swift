@@ -14,8 +14,9 @@ extension SQLiteDataSource {
     /// }
     /// ```
     ///
-    /// Answers come in commit order, one at a time, each read right after its write (a ``SQLiteDatabase/write(_:)``
-    /// transaction is told once, after its commit, never half-applied); a write that left the values as they were
+    /// Answers come in commit order, one at a time, each read right after its commit: a
+    /// ``SQLiteDatabase/write(_:)`` transaction is told once, never half-applied, and writes that queued up while
+    /// the writer was busy, which commit together, are told together. A write that left the values as they were
     /// may be told or not. Rows are read on the writer and decoded off it, on a queue of the observation's own.
     /// Writes by other processes are not told.
     ///

@@ -19,7 +19,7 @@ final class TableObserver: Sendable {
     }
 }
 
-/// Rows read for an observer inside a transaction, handed to it only once that transaction has committed.
+/// Rows read for an observer right after a commit, handed to it once the writer's job has ended.
 struct ObserverUpdate {
     let observer: TableObserver
     let rows: Result<[StoredRow], DataError>
@@ -51,9 +51,9 @@ final class TableObservers: Sendable {
         withExtendedLifetime(removed) {}
     }
 
-    /// What each observer of `tables` reads now, on the writer's connection inside the open transaction: the
-    /// state right after one write, told once the transaction commits. Observers that select the same rows of a
-    /// table share one read.
+    /// What each observer of `tables` reads now, on the writer's connection right after a commit (before the
+    /// next transaction can begin, so in commit order). Observers that select the same rows of a table share one
+    /// read.
     func updates(afterChanging tables: Set<String>, on connection: SQLiteConnection) -> [ObserverUpdate] {
         let observers = byTable.withLock { byTable in tables.flatMap { byTable[$0] ?? [] } }
         var reads: [String: [RowSelection: Result<[StoredRow], DataError>]] = [:]

@@ -23,15 +23,39 @@ import Testing
     }
 
     @Test(arguments: DatabaseKind.allCases)
-    func writesIssuedBackToBackAreEachToldInOrder(kind: DatabaseKind) throws {
+    func writesIssuedBackToBackAreToldInCommitOrderEndingWithTheLast(kind: DatabaseKind) throws {
         let database = try kind.make()
         let notes = try database.notes([])
         let heard = Heard<Note>()
         let observation = notes.observe(AllObjectsQuery(), on: DispatchQueue.global()) { heard.append($0) }
         #expect(heard.wait(for: 1) == [[]])
+        let writer = HeldWriter(database.database)
+        // Queued while the writer is busy: they commit together, and are told together.
         let writes = [notes.put(ada), notes.put(grace), notes.put(alan)]
+        try writer.letGo()
         for write in writes { _ = try write.get() }
-        #expect(heard.wait(for: 4) == [[], [ada], [ada, grace], [ada, grace, alan]])
+        _ = try notes.put(ada).get()
+        #expect(heard.wait(for: 3) == [[], [ada, grace, alan], [ada, grace, alan]])
+        withExtendedLifetime(observation) {}
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func everyAnswerIsACommittedStateInOrder(kind: DatabaseKind) throws {
+        let database = try kind.make()
+        let notes = try database.notes([])
+        let heard = Heard<Note>()
+        let observation = notes.observe(AllObjectsQuery(), on: DispatchQueue.global()) { heard.append($0) }
+        #expect(heard.wait(for: 1) == [[]])
+        let all = (0..<100).map { Note(id: "\($0)", text: "n") }
+        let writes = all.map { notes.put($0) }
+        for write in writes { _ = try write.get() }
+        // However the writes were grouped, each answer is a prefix of the puts, growing, ending with all of them.
+        let answers = heard.waitUntil { $0.last?.count == 100 }
+        let last = try #require(answers.last)
+        #expect(last == all)
+        let counts = heard.values.map(\.count)
+        #expect(counts == counts.sorted())
+        #expect(heard.values.allSatisfy { $0 == Array(all.prefix($0.count)) })
         withExtendedLifetime(observation) {}
     }
 
@@ -197,6 +221,15 @@ final class Heard<Value: Sendable & Equatable>: Sendable {
     /// Waits until `count` answers have arrived (a generous guard), then answers the successful ones.
     func wait(for count: Int) -> [[Value]] {
         _ = waitForResults(count)
+        return values
+    }
+
+    /// Waits until the answers so far satisfy `condition` (a generous guard), then answers them.
+    func waitUntil(_ condition: ([[Value]]) -> Bool) -> [[Value]] {
+        let deadline = DispatchTime.now() + 30
+        while !condition(values) {
+            if arrived.wait(timeout: deadline) == .timedOut { break }
+        }
         return values
     }
 

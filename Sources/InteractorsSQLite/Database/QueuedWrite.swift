@@ -12,9 +12,9 @@ struct QueuedWrite: Sendable {
 }
 
 /// What a write did inside the transaction, and how to answer its response when the transaction ends.
-struct WriteOutcome {
+struct WriteOutcome: Sendable {
     /// Whether the write's statements succeeded and are kept; a failed write is rolled back to its savepoint.
     let succeeded: Bool
     /// Answers the response: `nil` once the transaction committed, or the error that undid it.
-    let answer: (_ transactionFailure: (any Error)?) -> Void
+    let answer: @Sendable (_ transactionFailure: (any Error)?) -> Void
 }

@@ -100,7 +100,7 @@ public final class SQLiteDatabase: Sendable {
 
     /// The error for a write issued from inside a write body of this database; nil elsewhere.
     func refusalInsideWrite(_ operation: String) -> DataError? {
-        guard writer.isCurrent else { return nil }
+        guard writer.isInsideBody else { return nil }
         return .misuse(
             "\(operation) was called inside a write(_:) body of the same database, which holds its writer: write "
                 + "through the body's transaction instead (transaction.put(value, in: source))"

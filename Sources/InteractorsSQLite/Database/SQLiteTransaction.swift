@@ -60,7 +60,7 @@ public final class SQLiteTransaction {
             source.database.writer === writer,
             "\(source.table) belongs to another SQLiteDatabase than this transaction: write it in that database's own write(_:)"
         )
-        guard isOpen, writer.isCurrent else {
+        guard isOpen, writer.isInsideBody else {
             throw .misuse(
                 "this SQLiteTransaction has ended (or is used off the writer): write through a transaction only "
                     + "inside its write(_:) body"

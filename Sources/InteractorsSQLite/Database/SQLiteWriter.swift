@@ -38,17 +38,25 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
     /// Whether the calling code runs on the writer (inside a write's body, or an observer's registration).
     var isCurrent: Bool { queue.isCurrent }
 
+    /// Whether a write's body is running; read and written on the writer only.
+    private var isRunningBody = false
+
+    /// Whether the calling code runs inside a write's body, which holds the writer and its open transaction.
+    var isInsideBody: Bool { isCurrent && isRunningBody }
+
     /// Runs `job` on the writer's queue, after the jobs scheduled before it.
     func schedule(_ job: @escaping @Sendable () -> Void) {
         scheduleJob {
             job()
-            return {}
+            return nil
         }
     }
 
-    /// Runs `job` on the writer's queue; what it returns runs once the job counts as finished: the answers to the
-    /// job's callers, who may then release the database and expect its file closed.
-    private func scheduleJob(_ job: @escaping @Sendable () -> () -> Void) {
+    /// Runs `job` on the writer's queue; what it returns runs once the job counts as finished, off the writer:
+    /// the answers to the job's callers. Off the writer, so that a handler run where the response settles
+    /// (`.immediate`) never runs on it: one that waited there for another write would wait for itself. After
+    /// the job, so that a caller who then releases the database finds its file closed.
+    private func scheduleJob(_ job: @escaping @Sendable () -> (@Sendable () -> Void)?) {
         state.withLock { $0.jobs += 1 }
         queue.async {
             let answer = job()
@@ -57,7 +65,7 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
                 return state.jobs == 0 && state.isClosing
             }
             if mustClose { self.connection.close() }
-            answer()
+            if let answer { DispatchQueue.global().async(execute: answer) }
         }
     }
 
@@ -102,7 +110,9 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
     /// source's table. Not from the writer itself (that would wait for itself).
     func runNow(_ body: @escaping @Sendable (SQLiteConnection) throws(DataError) -> Void) throws(DataError) {
         guard !isCurrent else {
-            throw .misuse("create a SQLiteDataSource outside its database's write(_:) bodies, not inside one")
+            throw .misuse(
+                "create a SQLiteDataSource outside its database's write(_:) bodies (off its writer), not inside one"
+            )
         }
         let outcome: Result<Void, DataError> = queue.sync {
             Result { () throws(DataError) in
@@ -121,14 +131,14 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
 
     // MARK: Committing
 
-    /// Applies every queued write, in order, in one transaction; answers how to answer each and tell the
-    /// observers, once the job has ended.
-    private func commitPending() -> () -> Void {
+    /// Applies every queued write, in order, in one transaction, and tells the observers; answers how to answer
+    /// each write, once the job has ended.
+    private func commitPending() -> (@Sendable () -> Void)? {
         let writes = state.withLock { state in
             defer { state.pending.removeAll() }
             return state.pending
         }.filter { !$0.isCancelled() }
-        guard !writes.isEmpty else { return {} }
+        guard !writes.isEmpty else { return nil }
         do throws(DataError) {
             try connection.run("BEGIN IMMEDIATE")
         } catch {
@@ -152,15 +162,15 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
         let failure = lost.map { rollBack($0.error) } ?? commit()
         // What the observers of the changed tables see now, read before the next transaction can begin: the state
         // right after this commit, told once for all its writes (none of them was visible alone).
-        let updates = failure == nil ? observers.updates(afterChanging: changedTables, on: connection) : []
+        if failure == nil {
+            for update in observers.updates(afterChanging: changedTables, on: connection) { update.deliver() }
+        }
         // The writes (whose bodies hold their sources, and they their database) are released when this returns,
         // before anyone is answered.
-        return {
+        let failures = lost?.failures ?? []
+        return { [outcomes] in
             for outcome in outcomes { outcome.answer(failure) }
-            for fail in lost?.failures ?? [] { fail(failure!) }
-            if failure == nil {
-                for update in updates { update.deliver() }
-            }
+            for fail in failures { fail(failure!) }
         }
     }
 
@@ -176,7 +186,9 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
     {
         if !alone { try connection.run("SAVEPOINT write") }
         let transaction = SQLiteTransaction(writer: self)
+        isRunningBody = true
         let outcome = write.run(transaction)
+        isRunningBody = false
         transaction.close()
         guard connection.isInTransaction else {
             // SQLite rolled the whole transaction back by itself (a full disk, an I/O error): every write of it

@@ -81,6 +81,22 @@ import Testing
         #expect(try notes.getAll(AllObjectsQuery()).get() == [ada, grace])
     }
 
+    @Test(arguments: DatabaseKind.allCases)
+    func aHandlerRunWhereAWriteSettlesMayWriteAndWaitAgain(kind: DatabaseKind) throws {
+        let database = try kind.make()
+        let notes = try database.notes([])
+        let done = DispatchSemaphore(value: 0)
+        let written = LockedBox<Note?>(nil)
+        notes.put(ada).onCompletion(on: .immediate) { _ in
+            // Not inside a body: this write is queued like any other, and waiting for it ends.
+            written.withLock { $0 = try? notes.put(grace).get() }
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        #expect(written.withLock { $0 } == grace)
+        #expect(try notes.getAll(AllObjectsQuery()).get() == [ada, grace])
+    }
+
     @Test func aSourceCreatedInsideABodyIsRefusedWithStorageFailed() throws {
         let database = try SQLiteDatabase.inMemory()
         let error = try database.write { _ in

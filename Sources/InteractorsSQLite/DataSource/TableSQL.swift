@@ -26,7 +26,7 @@ struct TableSQL: Sendable {
     let deleteOne: String
     let deleteEverything: String
 
-    /// The columns every source's table has, in order.
+    /// The columns every source's table has (it may have more).
     static let columns = ["position", "id", "value", "stored_at"]
 
     init(table name: String) throws(DataError) {
@@ -103,7 +103,8 @@ struct TableSQL: Sendable {
             while try statement.step() { names.append(statement.text(at: 0)) }
             return names
         }
-        guard found == Self.columns else {
+        // Columns a later version adds (`ALTER TABLE … ADD COLUMN`) do not make it another program's table.
+        guard Set(found).isSuperset(of: Self.columns) else {
             throw DataError(
                 code: .corruptStore,
                 message: "table \(name) in \(connection.location) is not a table SQLiteDataSource keeps (its columns "

@@ -134,6 +134,18 @@ import Testing
         #expect(odd.table == "my \"odd\" table; DROP TABLE x")
     }
 
+    @Test func aTableWithAColumnALaterVersionAddedStillOpens() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("app.sqlite")
+        do {
+            _ = try SQLiteDataSource<Note>(database: SQLiteDatabase(fileURL: url), table: "notes").put(ada).get()
+        }
+        #expect(RawSQLite(url).execute("ALTER TABLE notes ADD COLUMN cached_at REAL") == 0)
+        let notes = try SQLiteDataSource<Note>(database: SQLiteDatabase(fileURL: url), table: "notes")
+        _ = try notes.put(grace).get()
+        #expect(try notes.getAll(AllObjectsQuery()).get() == [ada, grace])
+    }
+
     @Test func anotherProgramsTableFailsWithCorruptStoreAndIsLeftAlone() throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("app.sqlite")

@@ -68,11 +68,11 @@ public struct DataError: Error, CustomStringConvertible {
 // MARK: - Common failures
 
 extension DataError {
-    static func notFound(_ query: any Query, in source: String) -> DataError {
+    package static func notFound(_ query: any Query, in source: String) -> DataError {
         DataError(code: .notFound, message: "nothing matches \(query) in \(source)")
     }
 
-    static func queryNotSupported(_ query: any Query, by source: String) -> DataError {
+    package static func queryNotSupported(_ query: any Query, by source: String) -> DataError {
         DataError(code: .queryNotSupported, message: "\(source) cannot answer \(query)")
     }
 }

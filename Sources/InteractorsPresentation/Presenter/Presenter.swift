@@ -14,6 +14,12 @@ public import Interactors
 /// Actions may be dispatched from any thread. They are translated one at a time, first in first out, on the
 /// presenter's queue, whatever that queue promises about order; an action dispatched during a translation (by
 /// the translator, or by an observer on `.immediate`) waits its turn behind it.
+///
+/// A presenter never holds its queue for long: on a queue that runs jobs later (the main queue, a
+/// `DispatchQueue`), one job translates at most 64 actions, then queues the rest as a new job behind whatever
+/// else is waiting there, so a main-queue presenter flooded from another thread lets a frame, a tap or a
+/// timer in between every 64 translations. On a queue that runs jobs at once (`.immediate`, or `.default` while
+/// it forwards there) the dispatching thread translates everything waiting before `dispatch` returns.
 public final class Presenter<T: Translator>: Dispatcher {
     /// The actions this presenter accepts: its translator's.
     public typealias Action = T.Action
@@ -24,6 +30,9 @@ public final class Presenter<T: Translator>: Dispatcher {
     private let translator: T
     private let queue: any CallbackQueue
     private let inbox = LockedBox(Inbox())
+
+    /// The most actions one job translates on a queue that runs jobs later.
+    static var batchSize: Int { 64 }
 
     private struct Inbox {
         var pending = FIFO<T.Action>()
@@ -64,18 +73,77 @@ public final class Presenter<T: Translator>: Dispatcher {
         AnyDispatcher(self)
     }
 
-    /// Translates waiting actions, oldest first, until none is left. At most one drain runs at a time.
+    /// Translates waiting actions, oldest first, until none is left, a batch at a time. At most one drain runs at
+    /// a time.
+    ///
+    /// After a batch, the rest goes to the queue as a new job. A queue that runs that job at once (before
+    /// `schedule` returns, on this thread) would make the drains recurse, one stack frame per batch: the new job
+    /// then only tells this one to go on, in its loop.
     private func drain() {
-        while let action = nextAction() {
-            store.update { state in translator.translate(action, state: &state) }
+        while true {
+            var translated = 0
+            while translated < Self.batchSize, let action = nextAction() {
+                store.update { state in self.translator.translate(action, state: &state) }
+                translated += 1
+            }
+            guard translated == Self.batchSize, hasMoreActions() else { return }
+            let handoff = BatchHandoff(scheduler: currentThreadID())
+            queue.schedule { [self] in
+                if !handoff.startsInline() { drain() }
+            }
+            guard handoff.ranInline() else { return }
         }
     }
 
+    /// The oldest waiting action; with none left, the drain is over.
     private func nextAction() -> T.Action? {
         inbox.withLock { inbox in
             if let action = inbox.pending.popFirst() { return action }
             inbox.isDraining = false
             return nil
+        }
+    }
+
+    /// Whether an action waits (the drain goes on); if none does, the drain is over.
+    private func hasMoreActions() -> Bool {
+        inbox.withLock { inbox in
+            if !inbox.pending.isEmpty { return true }
+            inbox.isDraining = false
+            return false
+        }
+    }
+}
+
+/// Tells a drain whether the job it scheduled for the next batch ran at once, inside `schedule`, on its own
+/// thread: the drain then goes on in its loop, and the job does nothing.
+private final class BatchHandoff: Sendable {
+    private struct State {
+        let scheduler: UInt
+        var scheduleReturned = false
+        var ranInline = false
+    }
+
+    private let state: LockedBox<State>
+
+    init(scheduler: UInt) {
+        self.state = LockedBox(State(scheduler: scheduler))
+    }
+
+    /// Called by the job: whether it starts inside `schedule`, on the scheduling thread (it then does nothing).
+    func startsInline() -> Bool {
+        let thread = currentThreadID()
+        return state.withLock { state in
+            guard !state.scheduleReturned, state.scheduler == thread else { return false }
+            state.ranInline = true
+            return true
+        }
+    }
+
+    /// Called by the drain once `schedule` returned: whether the job ran inside it.
+    func ranInline() -> Bool {
+        state.withLock { state in
+            state.scheduleReturned = true
+            return state.ranInline
         }
     }
 }

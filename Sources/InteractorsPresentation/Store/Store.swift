@@ -1,3 +1,4 @@
+import Dispatch
 public import Interactors
 public import Observation
 
@@ -12,20 +13,28 @@ public import Observation
 /// ```
 ///
 /// Changes are applied one at a time, in the order ``update(_:)`` is called; each observer hears each state once,
-/// in that order, on its queue, whatever that queue promises about ordering. A ``Presenter`` owns a store and
-/// updates it through a ``Translator``.
+/// in that order, on its queue, whatever that queue promises about ordering. When `State` is `Equatable`, a change
+/// that leaves the state equal is not a change: nobody is told. A ``Presenter`` owns a store and updates it
+/// through a ``Translator``.
 public final class Store<State: Sendable>: Sendable, Observable {
-    /// The state and the observers, read and written only under the lock.
+    /// The state, the observers and whose turn it is to update, read and written only under the lock.
     struct Storage {
         var state: State
         var subscriptions: [Subscription<State>] = []
+        var turns = UpdateTurns<State>()
     }
 
     let storage: LockedBox<Storage>
     /// Where observers added without `on:` hear about changes.
     let queue: any CallbackQueue
-    private let gate = UpdateGate()
+    /// Wakes the next updater when the one applying its change hands it the turn.
+    private let turnHandoff = DispatchSemaphore(value: 0)
     private let registrar = ObservationRegistrar()
+    /// `\Store.state`, built once: a key path into a generic type is instantiated at run time, and building it on
+    /// every read and update cost more than the rest of them.
+    private let stateKeyPath: any KeyPath<Store, State> & Sendable
+    /// `==` for `State`, if it is `Equatable`, whatever the caller knows statically about it.
+    private let isEqual: (@Sendable (State, State) -> Bool)?
 
     /// A store holding `initial`, whose observers hear about changes on `queue` unless they name another.
     ///
@@ -36,6 +45,8 @@ public final class Store<State: Sendable>: Sendable, Observable {
     public init(_ initial: State, queue: some CallbackQueue = DefaultCallbackQueue.shared) {
         self.storage = LockedBox(Storage(state: initial))
         self.queue = queue
+        self.stateKeyPath = \Store.state
+        self.isEqual = equality(of: State.self)
     }
 
     deinit {
@@ -47,9 +58,9 @@ public final class Store<State: Sendable>: Sendable, Observable {
     }
 
     /// The current state: a snapshot, from any thread. Read inside `withObservationTracking` (or a SwiftUI
-    /// view's body), the read is tracked and the next ``update(_:)`` fires its `onChange`.
+    /// view's body), the read is tracked and the next ``update(_:)`` that changes it fires its `onChange`.
     public var state: State {
-        registrar.access(self, keyPath: \.state)
+        registrar.access(self, keyPath: stateKeyPath)
         return storage.withLock { $0.state }
     }
 
@@ -61,32 +72,83 @@ public final class Store<State: Sendable>: Sendable, Observable {
     ///
     /// Updates from several threads run one at a time, in the order they get their turn. `change` works on a
     /// copy: readers of ``state`` see the previous state until it returns, and if it throws, the state is left
-    /// as it was, nobody is told, and the error is rethrown.
+    /// as it was, nobody is told, and the error is rethrown. When `State` is `Equatable` and the new state equals
+    /// the previous one, nobody is told either: no observer, no ``states`` element, no Observation `onChange`.
     ///
-    /// Updating the store from inside `change` (or from anything `change` calls synchronously, such as a
-    /// translator or an Observation `onChange`) is a programming error that stops the program with a message
-    /// saying so: the outer change is not stored yet, so the inner one could only be lost or wait forever.
-    /// Observers may update the store: they run after the change is stored.
-    public func update<E: Error>(_ change: (inout State) throws(E) -> Void) throws(E) {
-        let told = try gate.withGate { () throws(E) -> [Subscription<State>] in
-            var working = storage.withLock { $0.state }
-            try change(&working)
-            return registrar.withMutation(of: self, keyPath: \.state) { store(&working) }
+    /// An update called while another is being applied on the same thread (from inside `change`, a translator,
+    /// or an Observation `onChange`) returns at once, *before its change is stored*: it is applied right after
+    /// the current one, on this thread, before the outer `update` returns, in call order, and observers hear each
+    /// resulting state. Such a deferred change can no longer throw to its caller: if it throws, the state is left
+    /// as it was and the error is written to standard error. Observers on `.immediate` run after the change is
+    /// stored, so an update they make is applied at once.
+    ///
+    /// A `change` must not wait for another thread that updates this store: that thread waits for its turn, which
+    /// comes when this change returns. The store cannot see such a wait (a `Response.get()` on work that calls
+    /// `update` elsewhere, a semaphore), so both threads hang. Waiting for work that runs on this very thread is
+    /// fine: a `get()` that runs, in its own place, work owed to the queue this thread is on, or to the main
+    /// queue, defers that work's updates as above. Send follow-up work through a presenter's dispatcher instead.
+    public func update<E: Error>(_ change: @escaping (inout State) throws(E) -> Void) throws(E) {
+        let thread = currentThreadID()
+        var turn = storage.withLock { $0.takeTurn(by: thread, deferring: change) }
+        if case .wait = turn {
+            turnHandoff.wait()
+            turn = storage.withLock { $0.acceptTurn(by: thread) }
         }
-        // Outside the gate: an observer on `.immediate` runs here, and may update the store itself.
+        guard case .granted(var current) = turn else { return }  // deferred: applied by this thread's outer update
+        var told: [Subscription<State>] = []
+        // The caller's own change: its error is the caller's, once the turn is over.
+        do {
+            current = try apply(change, to: current, telling: &told)
+        } catch {
+            finishTurn(from: current, telling: told)
+            throw error
+        }
+        finishTurn(from: current, telling: told)
+    }
+
+    /// Applies the deferred changes, in order, then hands the turn on and tells the observers, outside the turn
+    /// (an observer on `.immediate` runs here, and may update the store itself).
+    private func finishTurn(from state: State, telling told: [Subscription<State>]) {
+        var told = told
+        var current = state
+        while let deferred = storage.withLock({ $0.turns.nextDeferred() }) {
+            do {
+                current = try apply(deferred.change, to: current, telling: &told)
+            } catch {
+                reportDeferredFailure(error)
+            }
+        }
+        let handsOff = storage.withLock { $0.turns.release() }
+        if handsOff { turnHandoff.signal() }
         for subscription in told {
             subscription.scheduleDrain()
         }
     }
 
-    /// Swaps `state` in and queues it for every observer, under the lock, so every observer's queue of states has
-    /// the same order as the store's changes. Returns the observers that need a drain scheduled. The previous
-    /// state is left in `state`, to be released by the caller outside the lock.
-    private func store(_ state: inout State) -> [Subscription<State>] {
-        storage.withLock { storage in
-            swap(&storage.state, &state)
-            return storage.subscriptions.filter { $0.enqueue(.state(storage.state)) }
+    /// Runs `change` on a copy of `state`, the state stored now, and stores the result unless it equals `state`;
+    /// returns the state stored afterwards. Adds the subscriptions that need a drain to `told`.
+    private func apply<E: Error>(
+        _ change: (inout State) throws(E) -> Void,
+        to state: State,
+        telling told: inout [Subscription<State>]
+    ) throws(E) -> State {
+        var working = state
+        try change(&working)
+        if let isEqual, isEqual(state, working) { return state }
+        // Swapped in under the lock; the previous state is released after it (a deinit in it is user code).
+        var replaced = working
+        let subscriptions = registrar.withMutation(of: self, keyPath: stateKeyPath) {
+            storage.withLock { storage in
+                swap(&storage.state, &replaced)
+                return storage.subscriptions
+            }
         }
+        // Outside the lock (a field observer's filter is user code), but inside the turn: no other update stores
+        // a state meanwhile, so every observer's queue of states has the order of the store's changes.
+        for subscription in subscriptions where subscription.enqueue(.state(working)) {
+            told.append(subscription)
+        }
+        return working
     }
 
     /// Stops telling `subscription` about changes.

@@ -23,11 +23,15 @@ final class Subscription<State: Sendable>: Sendable {
 
     private let queue: any CallbackQueue
     private let mailbox: LockedBox<Mailbox>
+    /// Which later states the observer hears (all, without one); asked by the updating thread, in the order of the
+    /// store's changes, outside every lock.
+    private let filter: (@Sendable (State) -> Bool)?
 
     /// A subscription whose first delivery, `initial`, is already waiting: the caller must schedule a drain.
     init(
         queue: any CallbackQueue,
         initial: State,
+        filter: (@Sendable (State) -> Bool)? = nil,
         observer: @escaping @Sendable (State) -> Void,
         onEnd: (@Sendable () -> Void)?
     ) {
@@ -35,11 +39,14 @@ final class Subscription<State: Sendable>: Sendable {
         mailbox.pending.append(.state(initial))
         self.queue = queue
         self.mailbox = LockedBox(mailbox)
+        self.filter = filter
     }
 
-    /// Queues `delivery`; returns whether the caller must schedule a drain. Nothing is queued once cancelled.
+    /// Queues `delivery` unless the filter turns a state away; returns whether the caller must schedule a drain.
+    /// Nothing is queued once cancelled.
     func enqueue(_ delivery: Delivery) -> Bool {
-        mailbox.withLock { mailbox in
+        if let filter, case .state(let state) = delivery, !filter(state) { return false }
+        return mailbox.withLock { mailbox in
             guard mailbox.observer != nil else { return false }
             mailbox.pending.append(delivery)
             guard !mailbox.isDraining else { return false }

@@ -36,13 +36,58 @@ private func action(for outcome: Result<Int, any Error>) -> Action {
         #expect(sent.elements == [.loading, .failed])
     }
 
-    @Test func sendsLoadingBeforeTheResultOnCancellation() {
+    // Issue 17 changed this: a cancellation used to be sent through the action closure like any failure.
+    @Test func sendsLoadingThenTheCancelledActionOnCancellation() {
         let sent = Recorder<Action>()
         let (response, resolver) = Response<Int>.makePending()
-        response.dispatch(to: AnyDispatcher(sent.record), loading: .loading, action(for:))
+        response.dispatch(to: AnyDispatcher(sent.record), loading: .loading, cancelled: .cancelled, action(for:))
         response.cancel()
         #expect(sent.elements == [.loading, .cancelled])
         withExtendedLifetime(resolver) {}  // released unresolved, it would fail the response as abandoned
+    }
+
+    @Test func aCancelledResponseSendsNothingWithoutACancelledAction() {
+        let sent = Recorder<Action>()
+        let made = Recorder<Int>()
+        let (response, resolver) = Response<Int>.makePending()
+        response.dispatch(to: AnyDispatcher(sent.record), loading: .loading) { outcome in
+            made.record(1)
+            return action(for: outcome)
+        }
+        response.cancel()
+        #expect(sent.elements == [.loading])
+        #expect(made.elements.isEmpty)
+        withExtendedLifetime(resolver) {}
+    }
+
+    @Test func aResponseThatFailsWithCancellationErrorCountsAsCancelled() {
+        let sent = Recorder<Action>()
+        Response<Int>(error: CancellationError()).dispatch(to: AnyDispatcher(sent.record), cancelled: .cancelled) { _ in
+            .failed
+        }
+        Response<Int>(error: CancellationError()).dispatch(to: AnyDispatcher(sent.record)) { _ in .failed }
+        #expect(sent.elements == [.cancelled])
+    }
+
+    @Test func aCancelledActionIsNotSentForOtherOutcomes() {
+        let sent = Recorder<Action>()
+        Response(value: 1).dispatch(to: AnyDispatcher(sent.record), cancelled: .cancelled, action(for:))
+        Response<Int>(error: TestError()).dispatch(to: AnyDispatcher(sent.record), cancelled: .cancelled, action(for:))
+        #expect(sent.elements == [.succeeded(1), .failed])
+    }
+
+    @Test func aTaskCancelledInsideTheWorkCountsAsCancelled() async {
+        let sent = Recorder<Action>()
+        let started = Gate()
+        let response = Response<Int> {
+            started.open()
+            try await Task.sleep(for: .seconds(60))
+            return 1
+        }
+        response.dispatch(to: AnyDispatcher(sent.record), cancelled: .cancelled, action(for:))
+        #expect(started.wait())
+        response.cancel()
+        #expect(sent.elements == [.cancelled])
     }
 
     @Test func sendsExactlyOneResultAction() {

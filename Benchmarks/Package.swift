@@ -18,6 +18,7 @@ let package = Package(
             name: "InteractorsBenchmarks",
             dependencies: [
                 .product(name: "Interactors", package: "Interactors"),
+                .product(name: "InteractorsPresentation", package: "Interactors"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

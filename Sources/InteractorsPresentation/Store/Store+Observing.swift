@@ -52,15 +52,15 @@ extension Store {
         _ observer: @escaping @Sendable (State) -> Void,
         onEnd: (@Sendable () -> Void)?
     ) -> StoreObservation {
-        let subscription = storage.withLock { storage in
+        let subscription = lock.withLock {
             let subscription = Subscription(
                 queue: queue,
-                initial: storage.state,
-                filter: makeFilter?(storage.state),
+                initial: current,
+                filter: makeFilter?(current),
                 observer: observer,
                 onEnd: onEnd
             )
-            storage.subscriptions.append(subscription)
+            subscriptions.append(subscription)
             return subscription
         }
         subscription.scheduleDrain()

@@ -1,4 +1,3 @@
-import Dispatch
 public import Interactors
 public import Observation
 
@@ -16,25 +15,30 @@ public import Observation
 /// in that order, on its queue, whatever that queue promises about ordering. When `State` is `Equatable`, a change
 /// that leaves the state equal is not a change: nobody is told. A ``Presenter`` owns a store and updates it
 /// through a ``Translator``.
-public final class Store<State: Sendable>: Sendable, Observable {
-    /// The state, the observers and whose turn it is to update, read and written only under the lock.
-    struct Storage {
-        var state: State
-        var subscriptions: [Subscription<State>] = []
-        var turns = UpdateTurns<State>()
-    }
+public final class Store<State: Sendable>: @unchecked Sendable, Observable {
+    // @unchecked Sendable: every `var` below is read and written only while `lock` is held, and the lock is never
+    // held while user code runs (a change, an observer, a deinit of a state).
 
-    let storage: LockedBox<Storage>
+    // MARK: Storage
+    //
+    // The hot paths (`state`, `update`) are `@inlinable` and the storage `@usableFromInline`, so they are
+    // specialised for the state type in the caller's module, as `Response`'s are: unspecialised, the generic
+    // metadata look-ups cost several times the work.
+
+    @usableFromInline let lock = Lock()
+    @usableFromInline @exclusivity(unchecked) var current: State
+    @usableFromInline @exclusivity(unchecked) var subscriptions: [Subscription<State>] = []
+    @usableFromInline @exclusivity(unchecked) var turns = UpdateTurns<State>()
     /// Where observers added without `on:` hear about changes.
-    let queue: any CallbackQueue
+    @usableFromInline let queue: any CallbackQueue
     /// Wakes the next updater when the one applying its change hands it the turn.
-    private let turnHandoff = DispatchSemaphore(value: 0)
-    private let registrar = ObservationRegistrar()
+    @usableFromInline let handoff = TurnHandoff()
+    @usableFromInline let registrar = ObservationRegistrar()
     /// `\Store.state`, built once: a key path into a generic type is instantiated at run time, and building it on
     /// every read and update cost more than the rest of them.
-    private let stateKeyPath: any KeyPath<Store, State> & Sendable
+    @usableFromInline let stateKeyPath: any KeyPath<Store, State> & Sendable
     /// `==` for `State`, if it is `Equatable`, whatever the caller knows statically about it.
-    private let isEqual: (@Sendable (State, State) -> Bool)?
+    @usableFromInline let isEqual: (@Sendable (State, State) -> Bool)?
 
     /// A store holding `initial`, whose observers hear about changes on `queue` unless they name another.
     ///
@@ -43,15 +47,23 @@ public final class Store<State: Sendable>: Sendable, Observable {
     ///   - queue: Where observers run; the library's default callback queue (the main queue unless the process
     ///     chose another, see `DefaultCallbackQueue`), like a `Response`'s handlers.
     public init(_ initial: State, queue: some CallbackQueue = DefaultCallbackQueue.shared) {
-        self.storage = LockedBox(Storage(state: initial))
+        self.current = initial
         self.queue = queue
         self.stateKeyPath = \Store.state
         self.isEqual = equality(of: State.self)
     }
 
+    /// A store whose `==` is known: the one a caller that knows `State` is `Equatable` passes, compiled for it.
+    @usableFromInline
+    init(_ initial: State, queue: any CallbackQueue, isEqual: @escaping @Sendable (State, State) -> Bool) {
+        self.current = initial
+        self.queue = queue
+        self.stateKeyPath = \Store.state
+        self.isEqual = isEqual
+    }
+
     deinit {
         // Observers hear every state queued for them, then their closures are released and streams end.
-        let subscriptions = storage.withLock { $0.subscriptions }
         for subscription in subscriptions where subscription.enqueue(.end) {
             subscription.scheduleDrain()
         }
@@ -59,9 +71,12 @@ public final class Store<State: Sendable>: Sendable, Observable {
 
     /// The current state: a snapshot, from any thread. Read inside `withObservationTracking` (or a SwiftUI
     /// view's body), the read is tracked and the next ``update(_:)`` that changes it fires its `onChange`.
+    @inlinable
     public var state: State {
         registrar.access(self, keyPath: stateKeyPath)
-        return storage.withLock { $0.state }
+        lock.lock()
+        defer { lock.unlock() }
+        return current
     }
 
     /// Changes the state with `change`; the new state is stored, and observers are told, before this returns.
@@ -87,74 +102,101 @@ public final class Store<State: Sendable>: Sendable, Observable {
     /// `update` elsewhere, a semaphore), so both threads hang. Waiting for work that runs on this very thread is
     /// fine: a `get()` that runs, in its own place, work owed to the queue this thread is on, or to the main
     /// queue, defers that work's updates as above. Send follow-up work through a presenter's dispatcher instead.
+    @inlinable
     public func update<E: Error>(_ change: @escaping (inout State) throws(E) -> Void) throws(E) {
-        let thread = currentThreadID()
-        var turn = storage.withLock { $0.takeTurn(by: thread, deferring: change) }
-        if case .wait = turn {
-            turnHandoff.wait()
-            turn = storage.withLock { $0.acceptTurn(by: thread) }
+        let thread = currentUpdaterID()
+        lock.lock()
+        switch turns.take(by: thread) {
+        case .deferred:
+            lock.unlock()
+            deferChange(change)  // applied by this thread's outer update, before it returns
+            return
+        case .wait:
+            lock.unlock()
+            handoff.wait()
+            lock.lock()
+            turns.accept(by: thread)
+        case .granted:
+            break
         }
-        guard case .granted(var current) = turn else { return }  // deferred: applied by this thread's outer update
+        lock.unlock()
         var told: [Subscription<State>] = []
-        // The caller's own change: its error is the caller's, once the turn is over.
         do {
-            current = try apply(change, to: current, telling: &told)
+            try apply(change, telling: &told)
         } catch {
-            finishTurn(from: current, telling: told)
+            // The caller's own change: its error is the caller's, once the turn is over.
+            finishTurn(telling: told)
             throw error
         }
-        finishTurn(from: current, telling: told)
+        finishTurn(telling: told)
     }
 
-    /// Applies the deferred changes, in order, then hands the turn on and tells the observers, outside the turn
-    /// (an observer on `.immediate` runs here, and may update the store itself).
-    private func finishTurn(from state: State, telling told: [Subscription<State>]) {
-        var told = told
-        var current = state
-        while let deferred = storage.withLock({ $0.turns.nextDeferred() }) {
-            do {
-                current = try apply(deferred.change, to: current, telling: &told)
-            } catch {
-                reportDeferredFailure(error)
-            }
+    // MARK: Applying a change
+    //
+    // Only the thread holding the turn writes `current`, under the lock; other threads only read it, under the
+    // lock. So the turn's holder reads it without the lock: a read never races a read, and its own writes come
+    // before. It changes a copy and compares it with `current` without copying `current` again.
+
+    /// Runs `change` on a copy of the state and stores the result unless it equals the state; adds the
+    /// subscriptions that need a drain to `told`. Called by the thread holding the turn.
+    @inlinable
+    func apply<E: Error>(_ change: (inout State) throws(E) -> Void, telling told: inout [Subscription<State>]) throws(E)
+    {
+        var working = current
+        try change(&working)
+        if let isEqual, isEqual(current, working) { return }
+        let subscriptions = registrar.withMutation(of: self, keyPath: stateKeyPath) {
+            lock.lock()
+            defer { lock.unlock() }
+            swap(&current, &working)  // `working` holds the previous state now: released after the lock
+            return self.subscriptions
         }
-        let handsOff = storage.withLock { $0.turns.release() }
-        if handsOff { turnHandoff.signal() }
+        // Outside the lock (a field observer's filter is user code), but inside the turn: no other update stores
+        // a state meanwhile, so every observer's queue of states has the order of the store's changes.
+        for subscription in subscriptions where subscription.enqueue(.state(current)) {
+            told.append(subscription)
+        }
+    }
+
+    /// Applies the changes deferred meanwhile, then hands the turn on and tells the observers, outside the turn
+    /// (an observer on `.immediate` runs here, and may update the store itself).
+    @inlinable
+    func finishTurn(telling told: [Subscription<State>]) {
+        var told = told
+        lock.lock()
+        if turns.hasDeferred {
+            lock.unlock()
+            applyDeferredChanges(telling: &told)
+            lock.lock()
+        }
+        let handsOff = turns.release()
+        lock.unlock()
+        if handsOff { handoff.signal() }
         for subscription in told {
             subscription.scheduleDrain()
         }
     }
 
-    /// Runs `change` on a copy of `state`, the state stored now, and stores the result unless it equals `state`;
-    /// returns the state stored afterwards. Adds the subscriptions that need a drain to `told`.
-    private func apply<E: Error>(
-        _ change: (inout State) throws(E) -> Void,
-        to state: State,
-        telling told: inout [Subscription<State>]
-    ) throws(E) -> State {
-        var working = state
-        try change(&working)
-        if let isEqual, isEqual(state, working) { return state }
-        // Swapped in under the lock; the previous state is released after it (a deinit in it is user code).
-        var replaced = working
-        let subscriptions = registrar.withMutation(of: self, keyPath: stateKeyPath) {
-            storage.withLock { storage in
-                swap(&storage.state, &replaced)
-                return storage.subscriptions
-            }
-        }
-        // Outside the lock (a field observer's filter is user code), but inside the turn: no other update stores
-        // a state meanwhile, so every observer's queue of states has the order of the store's changes.
-        for subscription in subscriptions where subscription.enqueue(.state(working)) {
-            told.append(subscription)
-        }
-        return working
-    }
-
     /// Stops telling `subscription` about changes.
     func remove(_ subscription: Subscription<State>) {
-        storage.withLock { storage in
-            storage.subscriptions.removeAll { $0 === subscription }
+        lock.withLock {
+            subscriptions.removeAll { $0 === subscription }
         }
+    }
+}
+
+extension Store where State: Equatable {
+    /// A store holding `initial`, whose observers hear about changes on `queue` unless they name another.
+    ///
+    /// The same as the store of any state; for an `Equatable` state known as such, the comparison that skips an
+    /// update leaving the state equal is compiled for it rather than found at run time.
+    ///
+    /// - Parameters:
+    ///   - initial: The state before any change.
+    ///   - queue: Where observers run; the library's default callback queue (the main queue unless the process
+    ///     chose another, see `DefaultCallbackQueue`), like a `Response`'s handlers.
+    @inlinable
+    public convenience init(_ initial: State, queue: some CallbackQueue = DefaultCallbackQueue.shared) {
+        self.init(initial, queue: queue, isEqual: { $0 == $1 })
     }
 }

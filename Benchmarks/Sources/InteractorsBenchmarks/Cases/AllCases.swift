@@ -14,5 +14,11 @@ extension BenchmarkCase {
         .allOfHundred,
         .servicesBroadcast,
         .contended,
+        .storeUpdateNoObserver,
+        .storeUpdateOneObserver,
+        .storeUpdateTenObservers,
+        .storeRead,
+        .presenterImmediate,
+        .presenterSerialQueue,
     ]
 }

@@ -18,10 +18,12 @@ struct BenchmarkCase: Sendable {
     let contenders: [Contender]
     let targets: [Target]
 
-    /// The report's tables: libraries side by side, or the library's lock against others.
+    /// The report's tables: libraries side by side, the library's lock against others, or the presentation
+    /// layer against a plain `@Observable` model and a mutex.
     enum Table: Sendable {
         case main
         case locks
+        case presentation
     }
 
     init(

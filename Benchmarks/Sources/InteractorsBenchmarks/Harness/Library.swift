@@ -10,6 +10,11 @@ enum Library: CaseIterable, Hashable {
     case lockModel
     case oldLockModel
     case pthreadMutexModel
+    /// The presentation columns (a table of their own): the library's store and presenter, a plain
+    /// `@Observable` model, and a `Synchronization.Mutex` around the same state.
+    case store
+    case observableModel
+    case mutexState
 
     var title: String {
         switch self {
@@ -22,6 +27,9 @@ enum Library: CaseIterable, Hashable {
         case .lockModel: "Lock"
         case .oldLockModel: "old Lock"
         case .pthreadMutexModel: "pthread mutex"
+        case .store: "Store / Presenter"
+        case .observableModel: "@Observable"
+        case .mutexState: "Mutex<State>"
         }
     }
 
@@ -30,6 +38,9 @@ enum Library: CaseIterable, Hashable {
 
     /// The columns of the lock table.
     static let lockColumns: [Library] = [.response, .mutexFuture, .lockModel, .oldLockModel, .pthreadMutexModel]
+
+    /// The columns of the presentation table.
+    static let presentationColumns: [Library] = [.store, .observableModel, .mutexState]
 
     /// The peers `Response` is divided by in the ratio columns.
     static let ratioPeers: [Library] = [.nio, .openCombine, .concurrency, .mutexFuture]

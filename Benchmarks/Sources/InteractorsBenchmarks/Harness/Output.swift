@@ -98,6 +98,27 @@ struct Report {
             }
         }
 
+        let presentationCases = cases.filter { $0.table == .presentation }
+        if !presentationCases.isEmpty {
+            lines.append("")
+            lines.append(
+                "Presentation: the store and the presenter beside a plain `@Observable` model and a `Mutex` around the "
+                    + "same state."
+            )
+            lines.append("")
+            var header = ["Case"] + Library.presentationColumns.map(\.title)
+            header += ["Store ÷ @Observable", "Store ÷ Mutex<State>", "Target", "Verdict"]
+            lines.append(row(header))
+            lines.append(row(header.map { _ in "---" }))
+            for benchmark in presentationCases {
+                var cells = [benchmark.title]
+                cells += Library.presentationColumns.map { cell(benchmark.id, $0) }
+                cells += [.observableModel, .mutexState].map { ratio(benchmark.id, .store, to: $0) }
+                cells += verdicts(benchmark.targets)
+                lines.append(row(cells))
+            }
+        }
+
         lines.append("")
         lines.append("Cells: median time per operation · allocations per operation (malloc calls, counted).")
         if !countsAllocations {

@@ -82,7 +82,7 @@ import Testing
                             return index
                         }
                     )
-                    return try await probe.value(timeout: .seconds(30))
+                    return try await probe.value(timeout: .seconds(120))  // a guard: other tests may hold the pool
                 }
             }
             return try await group.reduce(into: []) { $0.append($1) }

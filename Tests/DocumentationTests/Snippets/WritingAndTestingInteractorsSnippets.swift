@@ -147,7 +147,7 @@ import Testing
         executor.register(LoadProfile(api: ProfileAPI()))
 
         let probe = ResponseProbe(executor.execute(ProfileRequest(userID: 7)))
-        #expect(try await probe.value(timeout: .seconds(5)).name == "user 7")
+        #expect(try await probe.value(timeout: .seconds(60)).name == "user 7")
     }
 
     // MARK: Wait for a call made on another thread

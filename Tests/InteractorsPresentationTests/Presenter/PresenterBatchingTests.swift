@@ -80,11 +80,12 @@ private final class InlineQueue: CallbackQueue {
             }
         }
         #expect(translatedWhenTheJobRan <= 64)
-        let done = Gate()
-        let observation = store.observe { if $0 == flood - 1 { done.open() } }
-        #expect(done.wait())
+        var observation: StoreObservation?
+        await withCheckedContinuation { continuation in
+            observation = store.observe { if $0 == flood - 1 { continuation.resume() } }
+        }
         #expect(translator.count == flood)
-        observation.cancel()
+        observation?.cancel()
     }
 
     @Test(arguments: ["immediate", "inline"])

@@ -1,14 +1,6 @@
 import Dispatch
 public import Interactors
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// Whose turn it is to update a store, who waits for one, and the updates deferred by the thread applying one.
 ///
 /// One thread applies an update at a time; others wait, in no promised order, and are handed the turn one by one
@@ -143,16 +135,9 @@ extension Store {
 
 /// Writes the error of a deferred change to standard error: it can no longer reach its caller.
 private func reportDeferredFailure(_ error: any Error) {
-    var line =
+    writeToStandardError(
         "InteractorsPresentation: an update of a Store made during another update of the same store (from its "
-        + "change, a translator or an Observation onChange) threw after its caller had returned, so the error "
-        + "could not reach it; the state was left as it was. The error: \(error)\n"
-    line.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(2, bytes.baseAddress! + offset, bytes.count - offset)
-            if written <= 0 { return }
-            offset += written
-        }
-    }
+            + "change, a translator or an Observation onChange) threw after its caller had returned, so the error "
+            + "could not reach it; the state was left as it was. The error: \(error)"
+    )
 }

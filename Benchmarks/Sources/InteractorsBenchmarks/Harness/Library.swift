@@ -33,6 +33,11 @@ enum Library: CaseIterable, Hashable {
         }
     }
 
+    /// The name in a ratio column's header: "Store" for the store's column, else the title.
+    var shortTitle: String {
+        self == .store ? "Store" : title
+    }
+
     /// The columns of the main table.
     static let mainColumns: [Library] = [.response, .nio, .openCombine, .concurrency, .mutexFuture, .rawDispatch]
 

@@ -80,44 +80,21 @@ struct Report {
             }
         }
 
-        let lockCases = cases.filter { $0.table == .locks }
-        if !lockCases.isEmpty {
-            lines.append("")
-            lines.append("Locks: the same minimal future on each lock, `Response` and the mutex future for reference.")
-            lines.append("")
-            var lockHeader = ["Case"] + Library.lockColumns.map(\.title)
-            lockHeader += ["Lock ÷ old Lock", "Lock ÷ pthread mutex", "Target", "Verdict"]
-            lines.append(row(lockHeader))
-            lines.append(row(lockHeader.map { _ in "---" }))
-            for benchmark in lockCases {
-                var cells = [benchmark.title]
-                cells += Library.lockColumns.map { cell(benchmark.id, $0) }
-                cells += [.oldLockModel, .pthreadMutexModel].map { ratio(benchmark.id, .lockModel, to: $0) }
-                cells += verdicts(benchmark.targets)
-                lines.append(row(cells))
-            }
-        }
-
-        let presentationCases = cases.filter { $0.table == .presentation }
-        if !presentationCases.isEmpty {
-            lines.append("")
-            lines.append(
-                "Presentation: the store and the presenter beside a plain `@Observable` model and a `Mutex` around the "
-                    + "same state."
-            )
-            lines.append("")
-            var header = ["Case"] + Library.presentationColumns.map(\.title)
-            header += ["Store ÷ @Observable", "Store ÷ Mutex<State>", "Target", "Verdict"]
-            lines.append(row(header))
-            lines.append(row(header.map { _ in "---" }))
-            for benchmark in presentationCases {
-                var cells = [benchmark.title]
-                cells += Library.presentationColumns.map { cell(benchmark.id, $0) }
-                cells += [.observableModel, .mutexState].map { ratio(benchmark.id, .store, to: $0) }
-                cells += verdicts(benchmark.targets)
-                lines.append(row(cells))
-            }
-        }
+        lines += sideTable(
+            .locks,
+            caption: "Locks: the same minimal future on each lock, `Response` and the mutex future for reference.",
+            columns: Library.lockColumns,
+            ours: .lockModel,
+            against: [.oldLockModel, .pthreadMutexModel]
+        )
+        lines += sideTable(
+            .presentation,
+            caption: "Presentation: the store and the presenter beside a plain `@Observable` model and a `Mutex` "
+                + "around the same state.",
+            columns: Library.presentationColumns,
+            ours: .store,
+            against: [.observableModel, .mutexState]
+        )
 
         lines.append("")
         lines.append("Cells: median time per operation · allocations per operation (malloc calls, counted).")
@@ -135,6 +112,32 @@ struct Report {
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// A table of its own after the main one: `columns`, then `ours` divided by each of `against`, then the
+    /// targets; nothing if no case of `table` ran.
+    private func sideTable(
+        _ table: BenchmarkCase.Table,
+        caption: String,
+        columns: [Library],
+        ours: Library,
+        against peers: [Library]
+    ) -> [String] {
+        let tableCases = cases.filter { $0.table == table }
+        guard !tableCases.isEmpty else { return [] }
+        var lines = ["", caption, ""]
+        var header = ["Case"] + columns.map(\.title)
+        header += peers.map { "\(ours.shortTitle) ÷ \($0.title)" } + ["Target", "Verdict"]
+        lines.append(row(header))
+        lines.append(row(header.map { _ in "---" }))
+        for benchmark in tableCases {
+            var cells = [benchmark.title]
+            cells += columns.map { cell(benchmark.id, $0) }
+            cells += peers.map { ratio(benchmark.id, ours, to: $0) }
+            cells += verdicts(benchmark.targets)
+            lines.append(row(cells))
+        }
+        return lines
     }
 
     private func row(_ cells: [String]) -> String {

@@ -75,32 +75,24 @@ public final class InteractorSpy<Request: Sendable, Output: Sendable>: Interacto
 
     /// Waits, suspended, until at least `count` requests have been made, and returns the first `count`; throws a
     /// ``ResponseProbeError`` with code ``ResponseProbeError/Code/timedOut`` if `timeout` passes first.
+    ///
+    /// - Precondition: `count` ≥ 0.
     public func requests(count: Int, timeout: Duration) async throws -> [Request] {
-        try await state.value(timeout: timeout, until: Self.first(count)) { state in
-            Self.tooFew(state.requests.count, of: count, within: timeout)
-        }
+        try await state.elements(Self.wanted, count: count, timeout: timeout, in: \.requests)
     }
 
     /// Waits, blocking this thread, until at least `count` requests have been made, and returns the first
     /// `count`; throws a ``ResponseProbeError`` with code ``ResponseProbeError/Code/timedOut`` if `timeout`
     /// passes first. For synchronous tests; in `async` code use ``requests(count:timeout:)``.
+    ///
+    /// - Precondition: `count` ≥ 0.
     @available(*, noasync, message: "Blocking starves Swift concurrency's threads: use `requests(count:timeout:)`")
     public func waitForRequests(count: Int, timeout: Duration) throws -> [Request] {
-        try state.wait(until: Self.first(count), deadline: deadline(after: timeout)) { state in
-            Self.tooFew(state.requests.count, of: count, within: timeout)
-        }
+        try state.waitForElements(Self.wanted, count: count, timeout: timeout, in: \.requests)
     }
 
-    private static func first(_ count: Int) -> @Sendable (State) -> [Request]? {
-        { state in state.requests.count >= count ? Array(state.requests.prefix(count)) : nil }
-    }
-
-    private static func tooFew(_ made: Int, of count: Int, within timeout: Duration) -> ResponseProbeError {
-        ResponseProbeError(
-            code: .timedOut,
-            description: "InteractorSpy<\(Request.self), \(Output.self)>: \(count) requests were not made within "
-                + "\(timeout); \(made) \(made == 1 ? "was" : "were")"
-        )
+    private static var wanted: ElementsWanted {
+        ElementsWanted(owner: "InteractorSpy<\(Request.self), \(Output.self)>", plural: "requests", participle: "made")
     }
 
     // MARK: Answers

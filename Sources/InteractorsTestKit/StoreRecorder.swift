@@ -37,31 +37,23 @@ public final class StoreRecorder<State: Sendable>: Sendable {
 
     /// Waits, suspended, until at least `count` states have been recorded, and returns the first `count`;
     /// throws a ``ResponseProbeError`` with code ``ResponseProbeError/Code/timedOut`` if `timeout` passes first.
+    ///
+    /// - Precondition: `count` ≥ 0.
     public func states(count: Int, timeout: Duration) async throws -> [State] {
-        try await recorded.value(timeout: timeout, until: Self.first(count)) { states in
-            Self.tooFew(states, of: count, within: timeout)
-        }
+        try await recorded.elements(Self.wanted, count: count, timeout: timeout) { $0 }
     }
 
     /// Waits, blocking this thread, until at least `count` states have been recorded, and returns the first
     /// `count`; throws a ``ResponseProbeError`` with code ``ResponseProbeError/Code/timedOut`` if `timeout`
     /// passes first. For synchronous tests; in `async` code use ``states(count:timeout:)``.
+    ///
+    /// - Precondition: `count` ≥ 0.
     @available(*, noasync, message: "Blocking starves Swift concurrency's threads: use `states(count:timeout:)`")
     public func waitForStates(count: Int, timeout: Duration) throws -> [State] {
-        try recorded.wait(until: Self.first(count), deadline: deadline(after: timeout)) { states in
-            Self.tooFew(states, of: count, within: timeout)
-        }
+        try recorded.waitForElements(Self.wanted, count: count, timeout: timeout) { $0 }
     }
 
-    private static func first(_ count: Int) -> @Sendable ([State]) -> [State]? {
-        { states in states.count >= count ? Array(states.prefix(count)) : nil }
-    }
-
-    private static func tooFew(_ states: [State], of count: Int, within timeout: Duration) -> ResponseProbeError {
-        ResponseProbeError(
-            code: .timedOut,
-            description: "StoreRecorder<\(State.self)>: \(count) states were not recorded within \(timeout); "
-                + "\(states.count) \(states.count == 1 ? "was" : "were"): \(states)"
-        )
+    private static var wanted: ElementsWanted {
+        ElementsWanted(owner: "StoreRecorder<\(State.self)>", plural: "states", participle: "recorded")
     }
 }

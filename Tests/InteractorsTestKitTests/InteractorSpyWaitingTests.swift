@@ -61,6 +61,16 @@ import Testing
         #expect(try await four == [1, 2, 3, 4])
     }
 
+    #if compiler(>=6.2)
+    @Test func waitingForANegativeCountStopsWithAClearMessage() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = try? await InteractorSpy<Int, Int>().requests(count: -1, timeout: .zero)
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("InteractorSpy<Int, Int>: cannot wait for -1 requests"))
+    }
+    #endif
+
     // MARK: Cancelled calls
 
     @Test func aPendingResponseCancelledDirectlyIsCounted() {

@@ -85,6 +85,16 @@ private struct BooksTranslator: Translator {
         }
     }
 
+    #if compiler(>=6.2)
+    @Test func waitingForANegativeCountStopsWithAClearMessage() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = try? await StoreRecorder(Store(0, queue: .immediate)).states(count: -2, timeout: .zero)
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("StoreRecorder<Int>: cannot wait for -2 states"))
+    }
+    #endif
+
     @Test func statesAStoreSkippedAreNotRecorded() {
         let store = Store(0, queue: .immediate)
         let recorder = StoreRecorder(store)

@@ -259,16 +259,4 @@ private func endProcess(asSignal signalNumber: Int32) -> Never {
     raise(signalNumber)
     _exit(128 + signalNumber)
 }
-
-private func writeToStandardError(_ line: String) {
-    var line = line + "\n"
-    line.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(2, bytes.baseAddress! + offset, bytes.count - offset)
-            if written <= 0 { return }
-            offset += written
-        }
-    }
-}
 #endif

@@ -30,6 +30,11 @@ final class WaitRecord: @unchecked Sendable {
         withExtendedLifetime(ended) {}  // released after the lock: a response's release may run user code
     }
 
+    /// What the thread blocks on now, innermost last.
+    private var awaitedLinks: [any UpstreamLink] {
+        lock.withLock { awaited }
+    }
+
     /// Whether this record's thread waits, through the library, for work that thread `asker` is running now:
     /// directly (the work is queued by a response it waits on, through any chain of operators), or through
     /// other threads whose running work it waits on and that wait in turn.
@@ -39,7 +44,7 @@ final class WaitRecord: @unchecked Sendable {
         var index = 0
         while index < records.count {
             var help = BlockingHelp()
-            for link in records[index].lock.withLock({ awaited }) { help.upstreams.append((link, false)) }
+            for link in records[index].awaitedLinks { help.upstreams.append((link, false)) }
             index += 1
             var visited = 0
             while visited < help.upstreams.count {

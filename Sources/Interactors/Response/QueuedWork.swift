@@ -76,10 +76,11 @@ final class QueuedWork<Value: Sendable>: InlineRunnableWork, @unchecked Sendable
         guard !claimed.exchange(true, ordering: .acquiringAndReleasing) else { return false }
         unowned(unsafe) let drain = DeliveryDrain.current.takeUnretainedValue()
         let record = drain.waitRecord
-        guard let payload = lock.withLock({ () -> Payload? in
-            runningRecord = record
-            return payload.take()
-        })
+        guard
+            let payload = lock.withLock({ () -> Payload? in
+                runningRecord = record
+                return payload.take()
+            })
         else { return true }
         marker?.learnTargets()
         // A response cancelled before its work started does not start it.

@@ -117,4 +117,38 @@ import Testing
         #expect(group.wait(timeout: .now() + 30) == .success)
         #expect(woke.value == 16)
     }
+
+    @Test func runningWorkInTheQueuesPlaceFirstRunsTheLibrarysEarlierWorkQueuedThere() throws {
+        let queue = DispatchQueue(label: "serial")
+        let box = Box(0)
+        let writes = Counter()
+        let read = try queue.sync {
+            _ = Response(on: queue) {
+                writes.increment()
+                box.value = 1
+            }
+            return try Response(on: queue) { box.value }.get(timeout: .seconds(10))
+        }
+        queue.sync {}  // the queued jobs have had their turn
+        #expect(read == 1)
+        #expect(writes.value == 1)
+    }
+
+    @Test func workRunInTheQueuesPlaceIsLetGoOfBeforeTheQueueReachesItsJob() throws {
+        let queue = DispatchQueue(label: "serial")
+        let (workGone, responseGone) = try queue.sync { () throws -> (Bool, Bool) in
+            weak var captured: Tracked?
+            weak var response: Response<Int>?
+            try {
+                let tracked = Tracked()
+                captured = tracked
+                let made = Response(on: queue) { withExtendedLifetime(tracked) { 1 } }
+                response = made
+                _ = try made.get()
+            }()
+            return (captured == nil, response == nil)  // the queue has not reached the job: this block holds it
+        }
+        #expect(workGone)
+        #expect(responseGone)
+    }
 }

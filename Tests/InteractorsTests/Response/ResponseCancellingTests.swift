@@ -55,4 +55,23 @@ import Testing
         }
         #expect(sawCancellation)
     }
+
+    @Test func aCancelledQueuedResponseLetsGoOfItsWorkAndItselfBeforeTheQueueReachesTheJob() {
+        let queue = DispatchQueue(label: "backlog")
+        let release = Gate()
+        queue.async { release.wait() }  // a backlog: the queue gets to the dead job only once released
+        weak var captured: Tracked?
+        weak var response: Response<Int>?
+        do {
+            let tracked = Tracked()
+            captured = tracked
+            let made = Response(on: queue) { withExtendedLifetime(tracked) { 1 } }
+            response = made
+            made.cancel()
+        }
+        #expect(captured == nil)
+        #expect(response == nil)
+        release.open()
+        queue.sync {}
+    }
 }

@@ -85,3 +85,28 @@ struct PausedCancellation {
         finished.wait()
     }
 }
+
+/// Dispatch's global pool with every thread it will start parked (16 jobs waiting on a gate, where 8 already keep a
+/// job queued to the pool waiting for seconds on this 2-core machine), until ``release()``: what runs meanwhile did
+/// not need the pool.
+struct SaturatedPool {
+    private static let parkedJobs = 16
+    private let gate = Gate()
+    private let freed = Counter()
+
+    init() {
+        for _ in 0..<Self.parkedJobs {
+            DispatchQueue.global().async { [gate, freed] in
+                gate.wait(guardSeconds: 60)
+                freed.increment()
+            }
+        }
+    }
+
+    /// Whether every parked job is still parked.
+    var isStillSaturated: Bool { freed.value == 0 }
+
+    func release() {
+        gate.open(count: Self.parkedJobs)
+    }
+}

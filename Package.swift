@@ -47,8 +47,12 @@ let package = Package(
         // and a test that checks each block still appears in these sources.
         .testTarget(
             name: "DocumentationTests",
-            dependencies: ["Interactors", "InteractorsTestKit", "InteractorsPresentation", "InteractorsData"]
+            dependencies: [
+                "Interactors", "InteractorsTestKit", "InteractorsPresentation", "InteractorsData", "TopLevelServer",
+            ]
         ),
+        // The article's async server block as an executable's top-level code, which DocumentationTests runs.
+        .executableTarget(name: "TopLevelServer", dependencies: ["Interactors"], path: "Tests/TopLevelServer"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -47,17 +47,16 @@ final class InteractorRegistration<Request: InteractorRequest>: Sendable {
     /// The interactor, once built; a cycle error if the build waits, through the library, for the calling
     /// thread (it runs the build, or work the build waits for).
     private func interactor() -> Result<Erased, InteractorFactoryCycleError> {
-        let me = WaitRecord.current
         while true {
             let next = state.withLock { state -> Next in
                 switch state {
                 case .ready(let interactor):
                     return .use(interactor)
                 case .unbuilt(let factory):
-                    state = .building(builder: me, waiters: [])
+                    state = .building(builder: WaitRecord.current, waiters: [])
                     return .build(factory)
                 case .building(let builder, var waiters):
-                    if builder === me { return .cycle }
+                    if builder === WaitRecord.current { return .cycle }
                     let waiter = DispatchSemaphore(value: 0)
                     waiters.append(waiter)
                     state = .building(builder: builder, waiters: waiters)

@@ -79,11 +79,10 @@ extension Response {
                 reportHeldBackWork()
                 heldBackCheck = DispatchTime.now() + HeldBackWorkReport.delay
             }
-            guard let wakeAt = [deadline, heldBackCheck].compactMap({ $0 }).min() else {
+            let wakeAt = min(deadline ?? .distantFuture, heldBackCheck ?? .distantFuture)
+            if wakeAt == .distantFuture {
                 wakeUp.wait()
-                continue
-            }
-            if wakeUp.wait(timeout: wakeAt) == .timedOut, let deadline, DispatchTime.now() >= deadline {
+            } else if wakeUp.wait(timeout: wakeAt) == .timedOut, let deadline, DispatchTime.now() >= deadline {
                 return deliveredOutcome
             }
         }

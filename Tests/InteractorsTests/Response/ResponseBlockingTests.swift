@@ -136,19 +136,8 @@ import Testing
 
     @Test func workRunInTheQueuesPlaceIsLetGoOfBeforeTheQueueReachesItsJob() throws {
         let queue = DispatchQueue(label: "serial")
-        let (workGone, responseGone) = try queue.sync { () throws -> (Bool, Bool) in
-            weak var captured: Tracked?
-            weak var response: Response<Int>?
-            try {
-                let tracked = Tracked()
-                captured = tracked
-                let made = Response(on: queue) { withExtendedLifetime(tracked) { 1 } }
-                response = made
-                _ = try made.get()
-            }()
-            return (captured == nil, response == nil)  // the queue has not reached the job: this block holds it
-        }
-        #expect(workGone)
-        #expect(responseGone)
+        // Checked inside the block, which holds the queue: the queue has not reached the job yet.
+        let released = try queue.sync { try TrackedWork(on: queue) { _ = try $0.get() }.isReleased }
+        #expect(released)
     }
 }

@@ -60,17 +60,8 @@ import Testing
         let queue = DispatchQueue(label: "backlog")
         let release = Gate()
         queue.async { release.wait() }  // a backlog: the queue gets to the dead job only once released
-        weak var captured: Tracked?
-        weak var response: Response<Int>?
-        do {
-            let tracked = Tracked()
-            captured = tracked
-            let made = Response(on: queue) { withExtendedLifetime(tracked) { 1 } }
-            response = made
-            made.cancel()
-        }
-        #expect(captured == nil)
-        #expect(response == nil)
+        let work = TrackedWork(on: queue) { $0.cancel() }
+        #expect(work.isReleased)
         release.open()
         queue.sync {}
     }

@@ -1,0 +1,91 @@
+#if (canImport(UIKit) && !os(watchOS)) || (canImport(AppKit) && !targetEnvironment(macCatalyst))
+#if canImport(UIKit)
+public import UIKit
+#else
+public import AppKit
+#endif
+
+// The host for apps on Apple's platforms but watchOS: it observes the application object's lifecycle notifications
+// (ServiceRegistry+UIKit.swift and ServiceRegistry+AppKit.swift say which, and what each means) and follows them.
+
+/// Forwarding of the application's lifecycle notifications to a ``ServiceRegistry``, made by
+/// ``ServiceRegistry/observeApplicationNotifications(from:onFailure:)``.
+@MainActor
+public final class ApplicationNotificationObservation {
+    private let center: NotificationCenter
+    private var tokens: [any NSObjectProtocol]
+
+    init(center: NotificationCenter, tokens: [any NSObjectProtocol]) {
+        self.center = center
+        self.tokens = tokens
+    }
+
+    /// Stops forwarding notifications. Calling it again does nothing.
+    public func stop() {
+        for token in tokens { center.removeObserver(token) }
+        tokens = []
+    }
+}
+
+extension ServiceRegistry {
+    /// Follows the application's lifecycle notifications, sending the registry the ``LifecycleEvent``s they
+    /// call for: the host for apps that use scenes, SwiftUI or AppKit, with no app delegate to forward from.
+    ///
+    /// On iOS, iPadOS, tvOS, visionOS and Mac Catalyst it follows `UIApplication`; on macOS, `NSApplication`
+    /// (hiding the app is ``LifecycleEvent/didEnterBackground``, unhiding it ``LifecycleEvent/willEnterForeground``;
+    /// a Mac gets no memory warnings).
+    ///
+    /// Start observing before the app finishes launching (in `App.init` or `main`) so the launch is heard; a
+    /// notification heard before any launch launches the services first, with no launch options.
+    ///
+    /// The events always come in an order the registry accepts. A scene-based app launches in the background
+    /// (`applicationState` is `.background` when it finishes launching) and then enters the foreground as its
+    /// scenes do, so the launch is followed by ``LifecycleEvent/didEnterBackground``; an app launched for a silent
+    /// push or a background task then stays in ``LifecycleState/background`` until the user opens it. A
+    /// notification that skips a state gets the events in between, and quitting tears the services down from
+    /// where the app is, so they hear ``LifecycleEvent/didEnterBackground`` before
+    /// ``LifecycleEvent/willTerminate``.
+    ///
+    /// In a scene-based app the launch options carry no URL or shortcut: those arrive through the scene
+    /// (`onOpenURL`, `scene(_:openURLContexts:)`), so forward them with ``open(_:options:)``. A suspended app
+    /// that the system ends, or a Mac app that opts into sudden termination, hears nothing more: services must
+    /// save their state on ``LifecycleEvent/didEnterBackground``.
+    ///
+    /// - Parameters:
+    ///   - center: The notification center the application object posts to.
+    ///   - onFailure: Called on the main thread with each failure a delivery reports. By default each is
+    ///     printed.
+    /// - Returns: The observation; call ``ApplicationNotificationObservation/stop()`` to stop forwarding.
+    @MainActor
+    @discardableResult
+    public func observeApplicationNotifications(
+        from center: NotificationCenter = .default,
+        onFailure: (@Sendable (ServiceFailure) -> Void)? = nil
+    ) -> ApplicationNotificationObservation {
+        let report = onFailure ?? { print("\($0)") }
+        let tokens = Self.applicationNotifications.map { name, notification in
+            center.addObserver(forName: name, object: nil, queue: .main) { [self] posted in
+                follow(notification(posted), report: report)
+            }
+        }
+        return ApplicationNotificationObservation(center: center, tokens: tokens)
+    }
+}
+
+/// The launch options of a launch notification's user info: keys by their string (a launch-options key by its
+/// raw value), URLs, strings, booleans and integers as they are, anything else as its description.
+func launchOptions(from userInfo: [AnyHashable: Any]?) -> LaunchOptions {
+    var options = LaunchOptions()
+    for (key, value) in userInfo ?? [:] {
+        let name = (key.base as? any RawRepresentable<String>)?.rawValue ?? (key.base as? String) ?? "\(key)"
+        switch value {
+        case let value as URL: options[name] = value
+        case let value as String: options[name] = value
+        case let value as Bool: options[name] = value
+        case let value as Int: options[name] = value
+        default: options[name] = String(describing: value)
+        }
+    }
+    return options
+}
+#endif

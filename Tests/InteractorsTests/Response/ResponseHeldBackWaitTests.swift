@@ -10,56 +10,58 @@ import Testing
     // MARK: Reported
 
     @Test(arguments: [1, 2, 3])
-    func aWaitForWorkOnAQueueThatTargetsTheCallersQueueIsReported(levels: Int) {
+    func aWaitForWorkOnAQueueThatTargetsTheCallersQueueIsReported(levels: Int) async {
         let reports = HeldBackReports()
         let outer = DispatchQueue(label: uniqueLabel("outer"))
         var inner = outer
         for level in 1...levels { inner = DispatchQueue(label: uniqueLabel("inner\(level)"), target: inner) }
         let wait = BackgroundWait(on: outer) { [inner] in Response(on: inner) { 1 } }
-        #expect(reports.waitForLine(naming: inner.label))
+        #expect(await reports.line(naming: inner.label))
         #expect(wait.cancelAndCollect() is CancellationError)  // the wait goes on until the response settles
         #expect(reports.lines(naming: outer.label).isEmpty)
     }
 
-    @Test func aWaitThroughMapAndFlatMapIsReported() {
+    @Test func aWaitThroughMapAndFlatMapIsReported() async {
         let reports = HeldBackReports()
         let outer = DispatchQueue(label: uniqueLabel("outer"))
         let inner = DispatchQueue(label: uniqueLabel("inner"), target: outer)
         let wait = BackgroundWait(on: outer) {
             Response(on: DispatchQueue.global()) { 1 }.flatMap { value in Response(on: inner) { value } }.map { $0 + 1 }
         }
-        #expect(reports.waitForLine(naming: inner.label))
+        #expect(await reports.line(naming: inner.label))
         #expect(wait.cancelAndCollect() is CancellationError)
     }
 
-    @Test func aTimedWaitForWorkOnASiblingQueueIsReportedAndKeepsItsDeadline() {
+    @Test func aTimedWaitForWorkOnASiblingQueueIsReportedAndKeepsItsDeadline() async {
         let reports = HeldBackReports()
         let outer = DispatchQueue(label: uniqueLabel("outer"))
         let child = DispatchQueue(label: uniqueLabel("child"), target: outer)
         let sibling = DispatchQueue(label: uniqueLabel("sibling"), target: outer)
-        let start = DispatchTime.now()
-        let outcome = child.sync { Result { try Response(on: sibling) { 1 }.get(timeout: .seconds(6)) } }
-        let waited = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        let (outcome, waited) = await onAThreadOfItsOwn {
+            let start = DispatchTime.now()
+            let outcome = child.sync { Result { try Response(on: sibling) { 1 }.get(timeout: .seconds(6)) } }
+            return (outcome, Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
+        }
         #expect(throws: ResponseError.timedOut) { try outcome.get() }
         #expect(waited >= 6 && waited < 16)  // the deadline holds; the bound only guards a hang
         #expect(reports.lines(naming: sibling.label).count == 1)
     }
 
-    @Test func aWaitInsideANestedSyncForWorkOnTheHeldQueueIsReported() {
+    @Test func aWaitInsideANestedSyncForWorkOnTheHeldQueueIsReported() async {
         let reports = HeldBackReports()
         let held = DispatchQueue(label: uniqueLabel("held"))
         let other = DispatchQueue(label: uniqueLabel("other"))
         let wait = BackgroundWait(on: held, inSyncOn: other) { Response(on: held) { 1 } }
-        #expect(reports.waitForLine(naming: held.label))
+        #expect(await reports.line(naming: held.label))
         #expect(wait.cancelAndCollect() is CancellationError)
     }
 
-    @Test func eachLabelIsReportedOnce() {
+    @Test func eachLabelIsReportedOnce() async {
         let reports = HeldBackReports()
         let label = uniqueLabel("shared")
         let first = DispatchQueue(label: uniqueLabel("first"))
         let firstWait = BackgroundWait(on: first) { Response(on: DispatchQueue(label: label, target: first)) { 1 } }
-        #expect(reports.waitForLine(naming: label))
+        #expect(await reports.line(naming: label))
         // A second hierarchy holds back work on a queue of the same label, then on one of a new label: the wait
         // looks at both in that order, and reports only the new one.
         let second = DispatchQueue(label: uniqueLabel("second"))
@@ -70,13 +72,13 @@ import Testing
                 Response(on: DispatchQueue(label: newLabel, target: second)) { 3 },
             ])
         }
-        #expect(reports.waitForLine(naming: newLabel))
+        #expect(await reports.line(naming: newLabel))
         #expect(reports.lines(naming: label).count == 1)
         #expect(firstWait.cancelAndCollect() is CancellationError)
         #expect(secondWait.cancelAndCollect() is CancellationError)
     }
 
-    @Test func workThatStartedInTimeIsNotReported() {
+    @Test func workThatStartedInTimeIsNotReported() async {
         let reports = HeldBackReports()
         let busy = DispatchQueue(label: uniqueLabel("busy"))
         let outer = DispatchQueue(label: uniqueLabel("outer"))
@@ -90,7 +92,7 @@ import Testing
         }
         #expect(started.wait())
         let wait = BackgroundWait(on: outer) { Response.all([slow, Response(on: heldBack) { 2 }]) }
-        #expect(reports.waitForLine(naming: heldBack.label))
+        #expect(await reports.line(naming: heldBack.label))
         release.open()
         #expect(wait.cancelAndCollect() is CancellationError)
         #expect(reports.lines(naming: busy.label).isEmpty)

@@ -25,8 +25,13 @@ final class HeldBackReports: Sendable {
         lines.elements.filter { $0.contains("\"\(label)\"") }
     }
 
-    /// Waits until a line names `label`; `false` if none did within the guard.
-    func waitForLine(naming label: String, guardSeconds: Double = 30) -> Bool {
+    /// Suspends until a line names `label`; `false` if none did within the guard. The wait (seconds: reports come
+    /// 5 s after a wait began) blocks a thread of its own, not the test's.
+    func line(naming label: String, guardSeconds: Double = 30) async -> Bool {
+        await onAThreadOfItsOwn { self.waitForLine(naming: label, guardSeconds: guardSeconds) }
+    }
+
+    private func waitForLine(naming label: String, guardSeconds: Double) -> Bool {
         let deadline = DispatchTime.now() + guardSeconds
         while lines(naming: label).isEmpty {
             if arrived.wait(timeout: deadline) == .timedOut { return false }

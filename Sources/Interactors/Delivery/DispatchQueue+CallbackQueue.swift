@@ -109,13 +109,11 @@ extension QueueMarker {
     /// Records `work`, queued here, so that a blocked caller that runs later work of this queue in its place
     /// first runs this (see ``runUnstarted(before:)``). Forgets the oldest entries once they are claimed.
     func enqueue(_ work: any InlineRunnableWork) {
-        let trimmed = unstarted.withLock { fifo in
-            var trimmed: [any InlineRunnableWork] = []
-            while let claimed = fifo.popFirst(if: { $0.isClaimed }) { trimmed.append(claimed) }
+        unstarted.withLock { fifo in
+            // Released under the lock, which is safe: a claimed work holds nothing of the user's any more.
+            while fifo.popFirst(if: { $0.isClaimed }) != nil {}
             fifo.append(work)
-            return trimmed
         }
-        withExtendedLifetime(trimmed) {}  // released after the lock
     }
 
     /// Runs, in order, every unstarted work the library queued here before `awaited`: a blocked caller about

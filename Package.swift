@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "InteractorsTestKit", targets: ["InteractorsTestKit"]),
         .library(name: "InteractorsPresentation", targets: ["InteractorsPresentation"]),
         .library(name: "InteractorsData", targets: ["InteractorsData"]),
+        .library(name: "InteractorsSQLite", targets: ["InteractorsSQLite"]),
     ],
     targets: [
         .target(name: "Interactors", dependencies: ["CInteractorsFutex"]),
@@ -19,6 +20,19 @@ let package = Package(
         .target(name: "InteractorsTestKit", dependencies: ["Interactors"]),
         .target(name: "InteractorsPresentation", dependencies: ["Interactors"]),
         .target(name: "InteractorsData", dependencies: ["Interactors"]),
+        // SQLite from the system: the SDK's `SQLite3` module on Apple platforms, this system library elsewhere.
+        .target(
+            name: "InteractorsSQLite",
+            dependencies: [
+                "Interactors", "InteractorsData",
+                .target(name: "CSQLite", condition: .when(platforms: [.linux, .android, .openbsd, .windows, .wasi])),
+            ]
+        ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
         .executableTarget(
             name: "Playground",
             dependencies: ["Interactors", "InteractorsPresentation", "InteractorsData"],
@@ -39,6 +53,20 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .executableTarget(name: "DataStoreFixture", dependencies: ["InteractorsData"], path: "Tests/DataStoreFixture"),
+        // The SQLite store's tests open real database files, and start a child process on the same file
+        // (SQLiteStoreFixture) to write at once, or to be killed inside a transaction.
+        .testTarget(
+            name: "InteractorsSQLiteTests",
+            dependencies: [
+                "Interactors", "InteractorsData", "InteractorsSQLite", "SQLiteStoreFixture",
+                .target(name: "CSQLite", condition: .when(platforms: [.linux, .android, .openbsd, .windows, .wasi])),
+            ]
+        ),
+        .executableTarget(
+            name: "SQLiteStoreFixture",
+            dependencies: ["Interactors", "InteractorsData", "InteractorsSQLite"],
+            path: "Tests/SQLiteStoreFixture"
+        ),
         .testTarget(
             name: "InteractorsPresentationTests",
             dependencies: ["Interactors", "InteractorsPresentation", "InteractorsTestKit"]
@@ -48,7 +76,8 @@ let package = Package(
         .testTarget(
             name: "DocumentationTests",
             dependencies: [
-                "Interactors", "InteractorsTestKit", "InteractorsPresentation", "InteractorsData", "TopLevelServer",
+                "Interactors", "InteractorsTestKit", "InteractorsPresentation", "InteractorsData", "InteractorsSQLite",
+                "TopLevelServer",
             ]
         ),
         // The article's async server block as an executable's top-level code, which DocumentationTests runs.
@@ -59,7 +88,7 @@ let package = Package(
 
 // The settings swift-log uses: spell existentials `any`, import what a file uses, keep imports internal unless
 // a file says `public import`.
-for target in package.targets where target.name != "CInteractorsFutex" {
+for target in package.targets where target.type != .system && target.name != "CInteractorsFutex" {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))

@@ -18,6 +18,8 @@ let package = Package(
             name: "InteractorsBenchmarks",
             dependencies: [
                 .product(name: "Interactors", package: "Interactors"),
+                .product(name: "InteractorsData", package: "Interactors"),
+                .product(name: "InteractorsSQLite", package: "Interactors"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

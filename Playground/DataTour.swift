@@ -59,47 +59,79 @@ func dataTour() {
 
     let client = HTTPClient(baseURL: server.baseURL)
     let remote = RESTDataSource<Note>(client: client, path: "notes")
-    let notes = CacheRepository(main: remote, cache: FileDataSource<Note>(fileURL: fileURL))
+    let notes = CacheRepository(
+        main: remote,
+        cache: FileDataSource<Note>(fileURL: fileURL, corruptFile: .moveAside),
+        onCacheFailure: { error in print("  (the cache failed, the server's answer stands: \(error.code))") }
+    )
     let queue = DispatchQueue(label: "notes")
-    let getAll = GetAllInteractor(repository: notes, queue: queue)
-    let get = GetInteractor(repository: notes, queue: queue)
-    let put = PutInteractor(repository: notes, queue: queue)
+    let executor = InteractorExecutor()
+    executor.register(GetAllInteractor(repository: notes, queue: queue))
+    executor.register(GetInteractor(repository: notes, queue: queue))
+    executor.register(PutInteractor(repository: notes, queue: queue))
 
     do {
-        // Someone else put two notes on the server.
-        _ = try remote.putAll([Note(id: "milk", text: "Buy milk"), Note(id: "call", text: "Call Ada")]).get()
+        // Someone else put three notes on the server.
+        _ = try remote.putAll([
+            Note(id: "milk", text: "Buy milk"), Note(id: "call", text: "Call Ada"), Note(id: "tax", text: "File taxes"),
+        ]).get()
 
-        // 1. Sync: the server's notes, stored in the file on the way.
-        let synced = try getAll.execute(operation: .mainSync).get()
+        // 1. Sync: the server's list, stored in the file on the way (with when it was stored).
+        let synced = try executor.execute(GetAllRequest<Note>(AllObjectsQuery(), operation: .mainSync)).get()
         print("synced from \(server.baseURL): \(synced.map(\.id))")
         print("the file \(fileURL.lastPathComponent) holds \(try Data(contentsOf: fileURL).count) bytes")
 
         // 2. Write: the server answers with its own revision, and the file keeps what the server stored.
-        let saved = try put.execute(Note(id: "milk", text: "Buy oat milk")).get()
+        let saved = try executor.execute(PutRequest(Note(id: "milk", text: "Buy oat milk"))).get()
         print("saved: \(saved)")
 
-        // 3. Read with the default (.cacheSync): straight from the file, no request.
-        print("from the cache: \(try get.execute(id: "call").get())")
+        // 3. Read with the default (.cacheSync): the stored list, straight from the file, no request.
+        let cached = try notes.fetchAll(AllObjectsQuery()).get()
+        print("from the cache (\(cached.origin)): \(cached.value.map(\.id))")
 
-        // 4. Offline: the server is gone; .mainSync falls back to the file, writes fail with the network error.
+        // 4. Another client deletes a note; a refresh removes it from the cache too.
+        try RESTDataSource<Note>(client: HTTPClient(baseURL: server.baseURL), path: "notes").delete(IdQuery("tax"))
+            .get()
+        let refreshed = try executor.execute(GetAllRequest<Note>(AllObjectsQuery(), operation: .mainSync)).get()
+        print(
+            "someone deleted \"tax\"; after a refresh: \(refreshed.map(\.id)), the file too: "
+                + "\(try FileDataSource<Note>(fileURL: fileURL).getAll(AllObjectsQuery()).get().map(\.id))"
+        )
+
+        // 5. Offline: the server is gone; the last list stands in, and says where it came from and how old it is.
         server.stop()
         print("server stopped")
-        print("offline, mainSync read: \(try get.execute(id: "milk", operation: .mainSync).get())")
+        let offline = try notes.fetchAll(AllObjectsQuery(), operation: .mainSync).get()
+        if case .cacheAfterFailure(let error) = offline.origin, let storedAt = offline.storedAt {
+            print(
+                "offline: \(offline.value.map(\.id)) from the cache after \(type(of: error)), "
+                    + "stored \(String(format: "%.2f", Date().timeIntervalSince(storedAt))) s ago"
+            )
+        }
         do {
-            _ = try put.execute(Note(id: "eggs", text: "Eggs")).get()
+            _ = try executor.execute(PutRequest(Note(id: "eggs", text: "Eggs"))).get()
         } catch {
             print("offline, write: \(type(of: error)) (the cache was left alone)")
         }
 
-        // 5. Restart: a new source over the same file reads back everything.
-        let reopened = try FileDataSource<Note>(fileURL: fileURL).getAll(AllObjectsQuery()).get()
-        print("after a restart, the file has: \(reopened.map(\.description))")
+        // 6. Restart: a new repository over the same file answers its last list, offline, with its age.
+        let restarted = CacheRepository(main: remote, cache: FileDataSource<Note>(fileURL: fileURL))
+        let list = try restarted.fetchAll(AllObjectsQuery()).get()
+        print("after a restart: \(list.value.map(\.description)), stored at \(list.storedAt.map { "\($0)" } ?? "?")")
 
-        // 6. Misuse gets a clear error, not a crash.
+        // 7. A corrupt cache hides nothing: it is moved aside and the cache starts empty.
         _ = try? Data("{ not a notes file".utf8).write(to: fileURL)
         if let error = FileDataSource<Note>(fileURL: fileURL).getAll(AllObjectsQuery()).error {
-            print("a corrupt file: \(error)")
+            print(
+                "a corrupt file, as a store of record sees it: \((error as? DataError)?.code.description ?? "\(error)")"
+            )
         }
+        fflush(nil)  // what was printed so far, before the source's one line on standard error
+        let fresh = try FileDataSource<Note>(fileURL: fileURL, corruptFile: .moveAside).getAll(AllObjectsQuery()).get()
+        print(
+            "as a cache sees it (corruptFile: .moveAside): \(fresh.count) notes; "
+                + "the directory: \(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted())"
+        )
     } catch {
         print("the tour failed: \(error)")
         server.stop()

@@ -2,6 +2,8 @@
 //   read <file>                   prints "note <id> <text>" per stored note, then "count <n>"
 //   write <file> <prefix> <n>     puts n notes one by one, printing "put <i>" after each, then "done"
 //   hammer <file>                 puts large notes one by one until killed, printing "put <i>" after each
+//   cache <file>                  opens the file with `corruptFile: .moveAside`, reads it twice and puts one note,
+//                                 then prints "count <n>" (what a cache does with a corrupt file)
 // A failure prints "error <DataError code>" and exits with status 1.
 import Foundation
 import Interactors
@@ -28,7 +30,10 @@ guard arguments.count >= 3 else {
     say("usage: DataStoreFixture read|write|hammer <file> [prefix count]")
     exit(2)
 }
-let source = FileDataSource<Note>(fileURL: URL(fileURLWithPath: arguments[2]))
+let source = FileDataSource<Note>(
+    fileURL: URL(fileURLWithPath: arguments[2]),
+    corruptFile: arguments[1] == "cache" ? .moveAside : .fail
+)
 
 do {
     switch arguments[1] {
@@ -51,6 +56,11 @@ do {
             say("put \(index)")
             index += 1
         }
+    case "cache":
+        _ = try source.getAll(AllObjectsQuery()).get()
+        _ = try source.getAll(AllObjectsQuery()).get()
+        _ = try source.put(Note(id: "after", text: "written after the move")).get()
+        say("count \(try source.getAll(AllObjectsQuery()).get().count)")
     default:
         say("unknown mode \(arguments[1])")
         exit(2)

@@ -21,17 +21,18 @@ struct Benchmarks {
         if wantsAllocations && !interposerIsLoaded() { reexecuteWithInterposer() }
         let countsAllocations = wantsAllocations && interposerIsLoaded()
 
-        var cases = BenchmarkCase.all
+        var cases = BenchmarkCase.all.filter { !quick || !$0.skippedInQuickMode }
         if let index = arguments.firstIndex(of: "--filter"), arguments.index(after: index) < arguments.endIndex {
             let wanted = arguments[arguments.index(after: index)]
             cases = cases.filter { $0.id.contains(wanted) }
         }
         let harness = Harness(samples: quick ? 3 : 31, quick: quick, countsAllocations: countsAllocations)
         let results = harness.run(cases)
+        StoreFixtures.shared.removeFiles()
         print(
             quick
-                ? "Quick mode: 3 samples of few iterations. Figures are indicative only."
-                : "Full run: 31 samples per cell (10 for the 100,000-pending rounds), medians."
+                ? "Quick mode: 3 samples of few iterations (stores: 2, up to 10,000 values). Figures are indicative only."
+                : "Full run: 31 samples per cell (10 for the 100,000-pending rounds, 5 for the stores' slow rows), medians."
         )
         print("")
         print(Report(cases: cases, results: results, countsAllocations: countsAllocations).render())

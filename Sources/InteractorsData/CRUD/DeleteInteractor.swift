@@ -7,18 +7,16 @@ public import Interactors
 /// try deleteNote.execute(id: "n1").get()
 /// ```
 public struct DeleteInteractor<Value: Identifiable & Sendable>: Sendable where Value.ID: Sendable {
-    private let repository: any Repository<Value>
-    private let queue: any CallbackQueue
+    private let useCase: RepositoryUseCase<Value>
 
     /// A use case deleting from `repository`, its work started on `queue`.
     public init(repository: some Repository<Value>, queue: some CallbackQueue) {
-        self.repository = repository
-        self.queue = queue
+        self.useCase = RepositoryUseCase(repository, queue)
     }
 
     /// Deletes the value `query` selects, with ``RepositoryOperation/mainSync`` unless told otherwise.
     public func execute(_ query: any Query, operation: RepositoryOperation = .mainSync) -> Response<Void> {
-        run(on: queue) { [repository] in repository.delete(query, operation: operation) }
+        execute(DeleteRequest(query, operation: operation))
     }
 
     /// Deletes the value with `id`.
@@ -26,9 +24,10 @@ public struct DeleteInteractor<Value: Identifiable & Sendable>: Sendable where V
         execute(IdQuery(id), operation: operation)
     }
 
-    /// Deletes the value `query` selects, with ``RepositoryOperation/mainSync``; the one-request form of
-    /// `execute(_:)` that the `Interactor` protocol asks for.
-    public func execute(_ query: any Query) -> Response<Void> {
-        execute(query, operation: .mainSync)
+    /// Runs `request` on the queue: the `Interactor` form, for an `InteractorExecutor`.
+    public func execute(_ request: DeleteRequest<Value>) -> Response<Void> {
+        useCase.execute(request)
     }
 }
+
+extension DeleteInteractor: Interactor {}

@@ -7,13 +7,11 @@ public import Interactors
 /// let everything = try allNotes.execute().get()
 /// ```
 public struct GetAllInteractor<Value: Identifiable & Sendable>: Sendable where Value.ID: Sendable {
-    private let repository: any Repository<Value>
-    private let queue: any CallbackQueue
+    private let useCase: RepositoryUseCase<Value>
 
     /// A use case reading from `repository`, its work started on `queue`.
     public init(repository: some Repository<Value>, queue: some CallbackQueue) {
-        self.repository = repository
-        self.queue = queue
+        self.useCase = RepositoryUseCase(repository, queue)
     }
 
     /// Every value `query` selects (everything by default); reads with ``RepositoryOperation/cacheSync`` unless
@@ -22,12 +20,13 @@ public struct GetAllInteractor<Value: Identifiable & Sendable>: Sendable where V
         _ query: any Query = AllObjectsQuery(),
         operation: RepositoryOperation = .cacheSync
     ) -> Response<[Value]> {
-        run(on: queue) { [repository] in repository.getAll(query, operation: operation) }
+        execute(GetAllRequest(query, operation: operation))
     }
 
-    /// Every value `query` selects, with ``RepositoryOperation/cacheSync``; the one-request form of
-    /// `execute(_:)` that the `Interactor` protocol asks for.
-    public func execute(_ query: any Query) -> Response<[Value]> {
-        execute(query, operation: .cacheSync)
+    /// Runs `request` on the queue: the `Interactor` form, for an `InteractorExecutor`.
+    public func execute(_ request: GetAllRequest<Value>) -> Response<[Value]> {
+        useCase.execute(request)
     }
 }
+
+extension GetAllInteractor: Interactor {}

@@ -7,18 +7,16 @@ public import Interactors
 /// let note = try await getNote.execute(id: "n1").value
 /// ```
 public struct GetInteractor<Value: Identifiable & Sendable>: Sendable where Value.ID: Sendable {
-    private let repository: any Repository<Value>
-    private let queue: any CallbackQueue
+    private let useCase: RepositoryUseCase<Value>
 
     /// A use case reading from `repository`, its work started on `queue`.
     public init(repository: some Repository<Value>, queue: some CallbackQueue) {
-        self.repository = repository
-        self.queue = queue
+        self.useCase = RepositoryUseCase(repository, queue)
     }
 
     /// The one value `query` selects; reads with ``RepositoryOperation/cacheSync`` unless told otherwise.
     public func execute(_ query: any Query, operation: RepositoryOperation = .cacheSync) -> Response<Value> {
-        run(on: queue) { [repository] in repository.get(query, operation: operation) }
+        execute(GetRequest(query, operation: operation))
     }
 
     /// The value with `id`.
@@ -26,9 +24,10 @@ public struct GetInteractor<Value: Identifiable & Sendable>: Sendable where Valu
         execute(IdQuery(id), operation: operation)
     }
 
-    /// The one value `query` selects, with ``RepositoryOperation/cacheSync``; the one-request form of
-    /// `execute(_:)` that the `Interactor` protocol asks for.
-    public func execute(_ query: any Query) -> Response<Value> {
-        execute(query, operation: .cacheSync)
+    /// Runs `request` on the queue: the `Interactor` form, for an `InteractorExecutor`.
+    public func execute(_ request: GetRequest<Value>) -> Response<Value> {
+        useCase.execute(request)
     }
 }
+
+extension GetInteractor: Interactor {}

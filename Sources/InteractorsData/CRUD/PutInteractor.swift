@@ -7,24 +7,23 @@ public import Interactors
 /// let saved = try saveNote.execute(note).get()
 /// ```
 public struct PutInteractor<Value: Identifiable & Sendable>: Sendable where Value.ID: Sendable {
-    private let repository: any Repository<Value>
-    private let queue: any CallbackQueue
+    private let useCase: RepositoryUseCase<Value>
 
     /// A use case writing to `repository`, its work started on `queue`.
     public init(repository: some Repository<Value>, queue: some CallbackQueue) {
-        self.repository = repository
-        self.queue = queue
+        self.useCase = RepositoryUseCase(repository, queue)
     }
 
     /// Stores `value`, with ``RepositoryOperation/mainSync`` unless told otherwise; answers with what was
     /// stored.
     public func execute(_ value: Value, operation: RepositoryOperation = .mainSync) -> Response<Value> {
-        run(on: queue) { [repository] in repository.put(value, operation: operation) }
+        execute(PutRequest(value, operation: operation))
     }
 
-    /// Stores `value`, with ``RepositoryOperation/mainSync``; the one-request form of
-    /// `execute(_:)` that the `Interactor` protocol asks for.
-    public func execute(_ value: Value) -> Response<Value> {
-        execute(value, operation: .mainSync)
+    /// Runs `request` on the queue: the `Interactor` form, for an `InteractorExecutor`.
+    public func execute(_ request: PutRequest<Value>) -> Response<Value> {
+        useCase.execute(request)
     }
 }
+
+extension PutInteractor: Interactor {}

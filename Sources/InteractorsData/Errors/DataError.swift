@@ -33,6 +33,10 @@ public struct DataError: Error, CustomStringConvertible {
         /// ``DataError/underlying`` holds the system's error.
         public static let storageFailed = Code("storageFailed")
 
+        /// The query cannot be sent as it is: an id that is empty, `"."` or `".."` would name another resource in
+        /// a URL, so ``RESTDataSource`` refuses it before sending anything.
+        public static let invalidQuery = Code("invalidQuery")
+
         /// The code's name.
         public var description: String { name }
     }
@@ -64,11 +68,11 @@ public struct DataError: Error, CustomStringConvertible {
 // MARK: - Common failures
 
 extension DataError {
-    static func notFound(_ query: any Query, in source: String) -> DataError {
+    package static func notFound(_ query: any Query, in source: String) -> DataError {
         DataError(code: .notFound, message: "nothing matches \(query) in \(source)")
     }
 
-    static func queryNotSupported(_ query: any Query, by source: String) -> DataError {
+    package static func queryNotSupported(_ query: any Query, by source: String) -> DataError {
         DataError(code: .queryNotSupported, message: "\(source) cannot answer \(query)")
     }
 }

@@ -23,6 +23,10 @@ import FoundationNetworking
 /// | `deleteAll(AllObjectsQuery())` | `DELETE path` |
 /// | `deleteAll(IdsQuery(ids))` | one `DELETE path/{id}` per id |
 ///
+/// Each id is put in the URL as exactly one path segment, percent-encoded (`"a/b"` is sent as `path/a%2Fb`); an
+/// id that is empty, `"."` or `".."` would name another resource, so the call fails with
+/// ``DataError/Code/invalidQuery`` and sends nothing (an ``IdsQuery`` holding one such id included).
+///
 /// A `PUT` answered with a JSON body answers with that body, the value as the server stored it; an empty body
 /// means the value sent. A 404 fails with ``DataError/Code/notFound`` for every method (the server's word, with
 /// the ``HTTPError`` as ``DataError/underlying``); other statuses fail with ``HTTPError``. Other queries, a
@@ -43,12 +47,15 @@ where Value.ID: Sendable {
     /// `GET path/{id}` for an ``IdQuery``.
     public func get(_ query: any Query) -> Response<Value> {
         guard let query = query as? IdQuery<Value.ID> else { return unsupported(query) }
-        return send(.get(itemPath(query.id), as: Value.self), for: query)
+        if let invalid = invalid([query.id], in: query) { return Response(error: invalid) }
+        return send(item(.get, query.id, decode: Endpoint<Value>.decodeJSON), for: query)
     }
 
     /// `GET path` for ``AllObjectsQuery``; `GET path/{id}` for each id of an ``IdsQuery`` or ``IdQuery``.
     public func getAll(_ query: any Query) -> Response<[Value]> {
-        if query is AllObjectsQuery { return send(.get(path, as: [Value].self), for: query) }
+        if query is AllObjectsQuery {
+            return send(Endpoint(.get, .segments(collection), [], [:], nil, nil, Endpoint.decodeJSON), for: query)
+        }
         let ids: [Value.ID]
         if let query = query as? IdsQuery<Value.ID> {
             ids = query.ids
@@ -57,6 +64,7 @@ where Value.ID: Sendable {
         } else {
             return unsupported(query)
         }
+        if let invalid = invalid(ids, in: query) { return Response(error: invalid) }
         let lookups = ids.map { id in
             get(IdQuery(id)).map { Optional($0) }.recover { error in
                 guard error.isDataError(.notFound) else { throw error }
@@ -68,26 +76,26 @@ where Value.ID: Sendable {
 
     /// `PUT path/{id}` with `value` as JSON; answers with the server's JSON answer, or `value` if it is empty.
     public func put(_ value: Value) -> Response<Value> {
-        let endpoint: Endpoint<Value>
+        let query = IdQuery(value.id)
+        if let invalid = invalid([value.id], in: query) { return Response(error: invalid) }
+        var endpoint = item(.put, value.id) { data, _ in
+            data.isEmpty ? value : try JSONDecoder().decode(Value.self, from: data)
+        }
         do {
-            endpoint = Endpoint(
-                method: .put,
-                path: itemPath(value.id),
-                headers: Endpoint<Value>.jsonHeaders,
-                body: try Endpoint<Value>.encodeJSON(value)
-            ) { data, _ in
-                data.isEmpty ? value : try JSONDecoder().decode(Value.self, from: data)
-            }
+            endpoint.body = try Endpoint<Value>.encodeJSON(value)
         } catch {
             return Response(error: error)
         }
-        return send(endpoint, for: IdQuery(value.id))
+        endpoint.headers = Endpoint<Value>.jsonHeaders
+        return send(endpoint, for: query)
     }
 
     /// One `PUT` per value, each sent once the one before has succeeded, so the server stores them in order;
-    /// answers with the stored values. The first failure fails the response and the rest are not sent.
+    /// answers with the stored values. The first failure fails the response and the rest are not sent; an
+    /// invalid id fails it before anything is sent.
     public func putAll(_ values: [Value]) -> Response<[Value]> {
-        values.reduce(Response(value: [])) { previous, value in
+        if let invalid = invalid(values.map(\.id), in: IdsQuery(values.map(\.id))) { return Response(error: invalid) }
+        return values.reduce(Response(value: [])) { previous, value in
             previous.flatMap { stored in put(value).map { stored + [$0] } }
         }
     }
@@ -95,21 +103,44 @@ where Value.ID: Sendable {
     /// `DELETE path/{id}` for an ``IdQuery``.
     public func delete(_ query: any Query) -> Response<Void> {
         guard let query = query as? IdQuery<Value.ID> else { return unsupported(query) }
-        return send(.delete(itemPath(query.id)), for: query)
+        if let invalid = invalid([query.id], in: query) { return Response(error: invalid) }
+        return send(item(.delete, query.id, decode: Endpoint<Void>.ignoreBody), for: query)
     }
 
     /// `DELETE path` for ``AllObjectsQuery``; one `DELETE path/{id}` per id of an ``IdsQuery`` or ``IdQuery``.
     public func deleteAll(_ query: any Query) -> Response<Void> {
-        if query is AllObjectsQuery { return send(.delete(path), for: query) }
+        if query is AllObjectsQuery {
+            return send(Endpoint(.delete, .segments(collection), [], [:], nil, nil, Endpoint.ignoreBody), for: query)
+        }
         if let query = query as? IdQuery<Value.ID> { return delete(query) }
         guard let query = query as? IdsQuery<Value.ID> else { return unsupported(query) }
+        if let invalid = invalid(query.ids, in: query) { return Response(error: invalid) }
         return Response<[Void]>.all(query.ids.map { delete(IdQuery($0)) }).map { _ in }
     }
 
     private var name: String { "RESTDataSource<\(Value.self)> at \(client.baseURL.appendingPathComponent(path))" }
 
-    private func itemPath(_ id: Value.ID) -> String {
-        "\(path)/\(id)"
+    /// The collection's path, one segment per `/`-separated part.
+    private var collection: [String] {
+        path.split(separator: "/").map(String.init)
+    }
+
+    /// The endpoint for the item with `id`: the collection's segments, then the id as one segment.
+    private func item<Output>(
+        _ method: HTTPMethod,
+        _ id: Value.ID,
+        decode: @escaping @Sendable (Data, HTTPURLResponse) throws -> Output
+    ) -> Endpoint<Output> {
+        Endpoint(method: method, pathSegments: collection + ["\(id)"], decode: decode)
+    }
+
+    /// The failure for the first id that cannot be one path segment, if any: nothing is sent then.
+    private func invalid(_ ids: [Value.ID], in query: any Query) -> DataError? {
+        guard let id = ids.first(where: { URLEncoding.isUnsafeSegment("\($0)") }) else { return nil }
+        return DataError(
+            code: .invalidQuery,
+            message: "the id \"\(id)\" in \(query) cannot be sent to \(name): it would name another resource",
+        )
     }
 
     /// Sends `endpoint`, turning a 404 into ``DataError/Code/notFound`` for `query`.

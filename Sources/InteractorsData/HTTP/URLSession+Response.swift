@@ -15,6 +15,18 @@ extension URLSession {
     /// if response.statusCode == 304 { useCache() }
     /// ```
     public func response(for request: URLRequest) -> Response<(Data, HTTPURLResponse)> {
+        response(for: request, taskDelegate: nil)
+    }
+
+    /// As ``response(for:)``, but a redirect is the answer: the caller decides whether and how to follow it.
+    func responseRefusingRedirects(for request: URLRequest) -> Response<(Data, HTTPURLResponse)> {
+        response(for: request, taskDelegate: RedirectRefusal.shared)
+    }
+
+    private func response(
+        for request: URLRequest,
+        taskDelegate: (any URLSessionTaskDelegate)?
+    ) -> Response<(Data, HTTPURLResponse)> {
         Response { resolver in
             let task = dataTask(with: request) { data, response, error in
                 if let error {
@@ -25,8 +37,25 @@ extension URLSession {
                     resolver.fail(URLError(.badServerResponse))
                 }
             }
+            if let taskDelegate { task.delegate = taskDelegate }
             resolver.onCancel { task.cancel() }
             task.resume()
         }
+    }
+}
+
+/// A task delegate that turns down every redirect, so the redirect itself is the task's answer. The session would
+/// otherwise follow it as it sees fit (on Linux, a 307 hop arrives without its body).
+final class RedirectRefusal: NSObject, URLSessionTaskDelegate, Sendable {
+    static let shared = RedirectRefusal()
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
     }
 }

@@ -12,9 +12,14 @@ public import Interactors
 /// ```
 ///
 /// Queries pass through unchanged (entities and DTOs share their ids), except a ``FilterQuery`` on entities,
-/// which is applied to each DTO mapped to an entity (DTOs that do not map are left out). A write maps the
-/// entity to a DTO, writes it, and answers with the base's answer mapped back. A mapping that throws fails the
-/// response with ``DataError/Code/mappingFailed``, with the thrown error as ``DataError/underlying``.
+/// which is applied to each DTO mapped to an entity. A write maps the entity to a DTO, writes it, and answers
+/// with the base's answer mapped back.
+///
+/// A value that fails to map fails the call with ``DataError/Code/mappingFailed`` the same way for every kind of
+/// query, with what the mapping threw as ``DataError/underlying``; for a ``FilterQuery`` read, every value the
+/// filter is applied to must map. The message names the types and the id, never the value's contents (`cannot
+/// map NoteDTO with id bad to Book`), so no private data reaches a log. A `deleteAll` with a ``FilterQuery``
+/// leaves the values that do not map in place.
 public struct MappedRepository<DTO: Identifiable & Sendable, Entity: Identifiable & Sendable>: GetRepository,
     PutRepository, DeleteRepository
 where Entity.ID == DTO.ID, DTO.ID: Sendable {
@@ -35,12 +40,14 @@ where Entity.ID == DTO.ID, DTO.ID: Sendable {
 
     /// The base's value for `query`, mapped to an entity.
     public func get(_ query: any Query, operation: RepositoryOperation) -> Response<Entity> {
-        base.get(translated(query), operation: operation).map { [toEntity] dto in try Self.convert(dto, toEntity) }
+        base.get(translated(query, keepingUnmappable: true), operation: operation).map { [toEntity] dto in
+            try Self.convert(dto, toEntity)
+        }
     }
 
     /// The base's values for `query`, mapped to entities.
     public func getAll(_ query: any Query, operation: RepositoryOperation) -> Response<[Entity]> {
-        base.getAll(translated(query), operation: operation).map { [toEntity] dtos in
+        base.getAll(translated(query, keepingUnmappable: true), operation: operation).map { [toEntity] dtos in
             try dtos.map { try Self.convert($0, toEntity) }
         }
     }
@@ -69,24 +76,25 @@ where Entity.ID == DTO.ID, DTO.ID: Sendable {
 
     /// The base's `delete`.
     public func delete(_ query: any Query, operation: RepositoryOperation) -> Response<Void> {
-        base.delete(translated(query), operation: operation)
+        base.delete(translated(query, keepingUnmappable: false), operation: operation)
     }
 
-    /// The base's `deleteAll`.
+    /// The base's `deleteAll`; a ``FilterQuery`` leaves the values that do not map in place.
     public func deleteAll(_ query: any Query, operation: RepositoryOperation) -> Response<Void> {
-        base.deleteAll(translated(query), operation: operation)
+        base.deleteAll(translated(query, keepingUnmappable: false), operation: operation)
     }
 
-    /// A filter on entities becomes a filter on DTOs; every other query means the same to the base.
-    private func translated(_ query: any Query) -> any Query {
+    /// A filter on entities becomes a filter on DTOs; every other query means the same to the base. A read keeps
+    /// the DTOs that do not map, so mapping the answer fails as it would for any other query; a delete leaves them.
+    private func translated(_ query: any Query, keepingUnmappable: Bool) -> any Query {
         guard let filter = query as? FilterQuery<Entity> else { return query }
         return FilterQuery<DTO> { [toEntity] dto in
-            guard let entity = try? toEntity(dto) else { return false }
+            guard let entity = try? toEntity(dto) else { return keepingUnmappable }
             return filter.isIncluded(entity)
         }
     }
 
-    private static func convert<Input, Output>(
+    private static func convert<Input: Identifiable, Output>(
         _ input: Input,
         _ transform: (Input) throws -> Output
     ) throws(DataError) -> Output {
@@ -95,7 +103,7 @@ where Entity.ID == DTO.ID, DTO.ID: Sendable {
         } catch {
             throw DataError(
                 code: .mappingFailed,
-                message: "cannot map \(Input.self) \(input) to \(Output.self)",
+                message: "cannot map \(Input.self) with id \(input.id) to \(Output.self)",
                 underlying: error
             )
         }

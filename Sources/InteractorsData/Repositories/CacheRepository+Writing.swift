@@ -1,9 +1,11 @@
+import Foundation
 public import Interactors
 
 // MARK: Writing and deleting
 //
 // `.mainSync` and `.cacheSync` write to the main source first and to the cache only once the main source has
-// succeeded, with what the main source answered (a server may add a revision or a timestamp).
+// succeeded, with what the main source answered (a server may add a revision or a timestamp). The cache's
+// failure never fails a write the main source took: it is reported, and the write is never sent again.
 
 extension CacheRepository {
     /// Stores `value` in the sources `operation` names; answers with what was stored.
@@ -11,7 +13,7 @@ extension CacheRepository {
         switch operation {
         case .main: main.put(value)
         case .cache: cache.put(value)
-        case .mainSync, .cacheSync: main.put(value).flatMap { [cache] stored in cache.put(stored) }
+        case .mainSync, .cacheSync: main.put(value).flatMap { [self] stored in keep([stored]).map { stored } }
         }
     }
 
@@ -20,25 +22,62 @@ extension CacheRepository {
         switch operation {
         case .main: main.putAll(values)
         case .cache: cache.putAll(values)
-        case .mainSync, .cacheSync: main.putAll(values).flatMap { [cache] stored in cache.putAll(stored) }
+        case .mainSync, .cacheSync: main.putAll(values).flatMap { [self] stored in keep(stored).map { stored } }
         }
     }
 
-    /// Deletes the value `query` selects from the sources `operation` names.
+    /// Deletes the value `query` selects from the sources `operation` names. With `.mainSync` and `.cacheSync`, a
+    /// main source that answers ``DataError/Code/notFound`` counts as a success: the value is gone either way.
     public func delete(_ query: any Query, operation: RepositoryOperation) -> Response<Void> {
         switch operation {
         case .main: main.delete(query)
         case .cache: cache.delete(query)
-        case .mainSync, .cacheSync: main.delete(query).flatMap { [cache] in cache.delete(query) }
+        case .mainSync, .cacheSync: deleteFromMain(main.delete(query), query)
         }
     }
 
-    /// Deletes every value `query` selects from the sources `operation` names.
+    /// Deletes every value `query` selects from the sources `operation` names; as ``delete(_:operation:)``, a
+    /// ``DataError/Code/notFound`` from the main source counts as a success.
     public func deleteAll(_ query: any Query, operation: RepositoryOperation) -> Response<Void> {
         switch operation {
         case .main: main.deleteAll(query)
         case .cache: cache.deleteAll(query)
-        case .mainSync, .cacheSync: main.deleteAll(query).flatMap { [cache] in cache.deleteAll(query) }
+        case .mainSync, .cacheSync: deleteFromMain(main.deleteAll(query), query)
+        }
+    }
+
+    /// Stores what the main source stored; a value the main source now holds joins the cached list of all its
+    /// values, if there is one.
+    private func keep(_ stored: [Value]) -> Response<Void> {
+        store(
+            CacheChange(date: Date(), values: stored, extendedListKeys: [AllObjectsQuery().cacheKey]),
+            CacheFailureReport(onCacheFailure)
+        )
+    }
+
+    /// Once the main source deleted (or never had) what `query` selects, evicts it from the cache.
+    private func deleteFromMain(_ deletion: Response<Void>, _ query: any Query) -> Response<Void> {
+        deletion.recover { error in
+            guard error.isDataError(.notFound) else { throw error }
+        }.flatMap { [self] in
+            let report = CacheFailureReport(onCacheFailure)
+            if query is AllObjectsQuery { return store(CacheChange(date: Date(), removal: .all), report) }
+            if let ids = (query as? IdsQuery<Value.ID>)?.ids ?? (query as? IdQuery<Value.ID>).map({ [$0.id] }) {
+                return store(CacheChange(date: Date(), removal: .ids(ids)), report)
+            }
+            // Another query: the cache evicts what it selects. One the cache cannot answer empties it, the only way
+            // not to show what the main source deleted.
+            return cache.getAll(query).then { [self] selected in
+                switch selected {
+                case .success(let values):
+                    return store(CacheChange(date: Date(), removal: .ids(values.map(\.id))), report)
+                case .failure(let error) where error.isDataError(.queryNotSupported):
+                    return store(CacheChange(date: Date(), removal: .all), report)
+                case .failure(let error):
+                    report.report(error)
+                    return Response(value: ())
+                }
+            }
         }
     }
 }

@@ -1,118 +1,138 @@
+import Foundation
 public import Interactors
 
 /// A repository over a main source (a server, a database) and a cache (memory, a file), driven by a
-/// ``RepositoryOperation``.
+/// ``RepositoryOperation``, that tells the main source's truth.
 ///
 /// ```swift
-/// let notes = CacheRepository(
-///     main: RESTDataSource<Note>(client: client, path: "notes"),
-///     cache: FileDataSource<Note>(fileURL: cacheURL),
-///     isValid: { note in note.fetchedAt.timeIntervalSinceNow > -3600 }
+/// let books = CacheRepository(
+///     main: RESTDataSource<Book>(client: client, path: "books"),
+///     cache: FileDataSource<Book>(fileURL: cacheURL, corruptFile: .moveAside),
+///     maxAge: .seconds(3600)
 /// )
-/// let note = try notes.get(IdQuery("n1")).get()                        // cache first (.cacheSync)
-/// let fresh = try notes.get(IdQuery("n1"), operation: .mainSync).get()  // server first; cache when offline
+/// let shelf = try books.getAll(AllObjectsQuery()).get()                   // the last list, else the server
+/// let fresh = try books.fetchAll(AllObjectsQuery(), operation: .mainSync).get()
+/// if case .cacheAfterFailure = fresh.origin { showOfflineBanner(since: fresh.storedAt) }
 /// ```
 ///
-/// Reads with ``RepositoryOperation/cacheSync`` take the cache's value when it has one the validator accepts,
-/// and otherwise read the main source and store what it answers. Reads with ``RepositoryOperation/mainSync``
-/// read the main source and store what it answers; if the main source fails for any reason but
-/// ``DataError/Code/notFound``, the cache's value stands in, valid or not: stale beats nothing when offline.
-/// Writes and deletes with either go to the main source, then to the cache; a failed main write leaves the
-/// cache alone.
+/// **Lists are cached per query.** A ``RepositoryOperation/cacheSync`` `getAll` answers from the cache only with
+/// a list an earlier read of the main source stored for the same ``CacheKeyQuery/cacheKey`` (every value in it
+/// valid); values merely put, or read one by one, make no list. A query without a key (a ``FilterQuery``) is
+/// asked of the main source; only when the main source cannot answer it (``DataError/Code/queryNotSupported``)
+/// do the cache's matches stand.
 ///
-/// A cache that cannot answer a query (``DataError/Code/queryNotSupported``) counts as a miss, so queries only
-/// the main source understands still work with the default operation. Any other cache failure (a corrupt file)
-/// is reported, not papered over.
+/// **A refresh replaces the list.** Reading `AllObjectsQuery()` from the main source leaves the cache holding
+/// exactly what it answered; another key's list is replaced, and the ids an ``IdsQuery`` or ``IdQuery`` asked for
+/// that the main source no longer has are evicted.
+///
+/// **Deletions reach the cache.** ``DataError/Code/notFound`` from the main source never falls back: the id is
+/// evicted from the cache and from every list, and a read fails with `notFound`; a delete succeeds (it is gone
+/// either way).
+///
+/// **A cache never hides the main source's answer.** When the main source succeeded, the operation succeeds with
+/// its answer even if the cache could not be read or written; the cache's failure goes to `onCacheFailure`, once
+/// per operation. A write is never sent twice because the cache failed.
+///
+/// **Which failures fall back** is `fallback`'s call, given the main source's error unchanged; by default
+/// ``serverUnavailable(_:)``. The cache's stand-in is valid or not, any age: stale beats nothing when offline.
+/// ``fetch(_:operation:)`` and ``fetchAll(_:operation:)`` say where an answer came from and when it was stored.
+///
+/// With a cache that adopts ``CacheIndexStore`` (``InMemoryDataSource``, ``FileDataSource``), the lists and
+/// times are kept with the cache's values, so a new repository over the same file answers its last lists; with
+/// another cache they are kept in memory. Writes go to the main source, then the cache; `.main` and `.cache`
+/// ask that one source as it is, without lists.
 public struct CacheRepository<Value: Identifiable & Sendable>: GetRepository, PutRepository, DeleteRepository
 where Value.ID: Sendable {
     let main: any DataSource<Value>
-    let cache: any DataSource<Value>
+    let cache: any CacheIndexStore<Value>
     let isValid: @Sendable (Value) -> Bool
+    let maxAge: Duration?
+    let fallback: @Sendable (any Error) -> Bool
+    let onCacheFailure: @Sendable (DataError) -> Void
 
-    /// A repository over `main` and `cache`; `isValid` says whether a cached value is still good enough for
-    /// ``RepositoryOperation/cacheSync`` reads.
+    /// A repository over `main` and `cache`.
+    ///
+    /// - Parameters:
+    ///   - main: The source of truth.
+    ///   - cache: Where answers are kept.
+    ///   - isValid: Whether a cached value is still good enough for ``RepositoryOperation/cacheSync`` reads.
+    ///   - maxAge: How long after the repository stored a value or a list it stays good enough for
+    ///     ``RepositoryOperation/cacheSync`` reads; nil for no limit. Older ones still stand in when the main
+    ///     source is unavailable.
+    ///   - fallback: Whether the cache may answer after the main source failed with this error.
+    ///   - onCacheFailure: Told when the cache failed during an operation the main source answered: the cache's
+    ///     own ``DataError``, or any other error wrapped in ``DataError/Code/storageFailed``. By default, one line
+    ///     on standard error.
     public init(
         main: some DataSource<Value>,
         cache: some DataSource<Value>,
-        isValid: @escaping @Sendable (Value) -> Bool = { _ in true }
+        isValid: @escaping @Sendable (Value) -> Bool = { _ in true },
+        maxAge: Duration? = nil,
+        fallback: @escaping @Sendable (any Error) -> Bool = CacheRepository.serverUnavailable,
+        onCacheFailure: @escaping @Sendable (DataError) -> Void = CacheRepository.reportToStandardError
     ) {
         self.main = main
-        self.cache = cache
+        self.cache = (cache as? any CacheIndexStore<Value>) ?? UnindexedCache(cache)
         self.isValid = isValid
+        self.maxAge = maxAge
+        self.fallback = fallback
+        self.onCacheFailure = onCacheFailure
     }
 
     /// The one value `query` selects, from the sources `operation` names.
     public func get(_ query: any Query, operation: RepositoryOperation) -> Response<Value> {
-        switch operation {
-        case .main: main.get(query)
-        case .cache: cache.get(query)
-        case .mainSync: getFromMain(query)
-        case .cacheSync:
-            cache.get(query).then { [self] cached in
-                switch cached {
-                case .success(let value) where isValid(value): Response(value: value)
-                case .success: getFromMain(query)
-                case .failure(let error) where Self.isCacheMiss(error): getFromMain(query)
-                case .failure(let error): Response(error: error)
-                }
-            }
-        }
+        fetch(query, operation: operation).map(\.value)
     }
 
     /// Every value `query` selects, from the sources `operation` names.
     public func getAll(_ query: any Query, operation: RepositoryOperation) -> Response<[Value]> {
-        switch operation {
-        case .main: main.getAll(query)
-        case .cache: cache.getAll(query)
-        case .mainSync: getAllFromMain(query)
-        case .cacheSync:
-            cache.getAll(query).then { [self] cached in
-                switch cached {
-                case .success(let values) where !values.isEmpty && values.allSatisfy(isValid): Response(value: values)
-                case .success: getAllFromMain(query)
-                case .failure(let error) where Self.isCacheMiss(error): getAllFromMain(query)
-                case .failure(let error): Response(error: error)
-                }
-            }
+        fetchAll(query, operation: operation).map(\.value)
+    }
+
+    // MARK: Validity
+
+    /// Whether `entry` may answer a ``RepositoryOperation/cacheSync`` read.
+    func isFresh(_ entry: CacheEntry<Value>) -> Bool {
+        isValid(entry.value) && isYoung(entry.storedAt)
+    }
+
+    /// Whether something stored at `storedAt` is younger than `maxAge`; an unknown time is not, when there is a
+    /// limit.
+    func isYoung(_ storedAt: Date?) -> Bool {
+        guard let maxAge else { return true }
+        guard let storedAt else { return false }
+        let components = maxAge.components
+        let limit = Double(components.seconds) + Double(components.attoseconds) / 1e18
+        return Date().timeIntervalSince(storedAt) < limit
+    }
+
+    // MARK: Reporting the cache's failures
+
+    /// Reports the cache's failure, once per operation: the first of an operation's cache steps that failed.
+    final class CacheFailureReport: Sendable {
+        private let reported = LockedBox(false)
+        private let onCacheFailure: @Sendable (DataError) -> Void
+
+        init(_ onCacheFailure: @escaping @Sendable (DataError) -> Void) {
+            self.onCacheFailure = onCacheFailure
+        }
+
+        func report(_ error: any Error) {
+            guard
+                !reported.withLock({ reported in
+                    defer { reported = true }
+                    return reported
+                })
+            else { return }
+            onCacheFailure(
+                (error as? DataError)
+                    ?? DataError(code: .storageFailed, message: "the cache failed: \(error)", underlying: error)
+            )
         }
     }
 
-    /// `.mainSync` reads: the main source, stored in the cache; the cache when the main source is unavailable.
-    private func getFromMain(_ query: any Query) -> Response<Value> {
-        main.get(query).then { [cache] fetched in
-            switch fetched {
-            case .success(let value):
-                return cache.put(value)
-            case .failure(let error) where !Self.allowsFallback(after: error):
-                return Response(error: error)
-            case .failure(let error):
-                return cache.get(query).recover { _ in throw error }
-            }
-        }
-    }
-
-    private func getAllFromMain(_ query: any Query) -> Response<[Value]> {
-        main.getAll(query).then { [cache] fetched in
-            switch fetched {
-            case .success(let values):
-                return cache.putAll(values)
-            case .failure(let error) where !Self.allowsFallback(after: error):
-                return Response(error: error)
-            case .failure(let error):
-                return cache.getAll(query).map { cached in
-                    if cached.isEmpty { throw error }
-                    return cached
-                }.recover { _ in throw error }
-            }
-        }
-    }
-
-    /// The main source said the value does not exist, or the caller gave up: the cache must not answer instead.
-    private static func allowsFallback(after error: any Error) -> Bool {
-        !error.isDataError(.notFound) && !(error is CancellationError)
-    }
-
-    private static func isCacheMiss(_ error: any Error) -> Bool {
+    /// A cache read's failure that means "not there": nothing to report.
+    static func isCacheMiss(_ error: any Error) -> Bool {
         error.isDataError(.notFound) || error.isDataError(.queryNotSupported)
     }
 }

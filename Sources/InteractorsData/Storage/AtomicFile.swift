@@ -13,6 +13,10 @@ import Musl
 /// file, ending in `.tmp`), is flushed to the disk (`fsync`, or `F_FULLFSYNC` on Darwin), and the temporary file is renamed over the target
 /// (a rename within one file system is atomic). The directory is then synced so the rename itself survives a
 /// power cut. A writer killed part-way leaves a stray `.tmp` file behind and the target untouched.
+///
+/// The new file gets the permissions of the one it replaces (a `chmod 600` file stays 0600); a new file gets
+/// 0644, less the process's umask. `url` must not be a symbolic link: ``FileLocation/resolve(_:)`` finds the file a
+/// link names, and that file is replaced, so the link stays a link.
 enum AtomicFile {
     static func write(_ data: Data, to url: URL) throws(DataError) {
         let directory = url.deletingLastPathComponent()
@@ -22,8 +26,9 @@ enum AtomicFile {
             throw DataError(code: .storageFailed, message: "cannot create \(directory.path)", underlying: error)
         }
         let temporary = directory.appendingPathComponent("\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        let permissions = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.posixPermissions] as? NSNumber
         do {
-            try writeAndSync(data, to: temporary.path)
+            try writeAndSync(data, to: temporary.path, permissions: permissions.map { mode_t($0.uint16Value) })
             try check(rename(temporary.path, url.path), "rename \(temporary.lastPathComponent) to")
         } catch {
             unlink(temporary.path)
@@ -32,10 +37,11 @@ enum AtomicFile {
         syncDirectory(directory.path)
     }
 
-    private static func writeAndSync(_ data: Data, to path: String) throws {
+    private static func writeAndSync(_ data: Data, to path: String, permissions: mode_t?) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         try check(descriptor, "create")
         defer { close(descriptor) }
+        if let permissions { try check(fchmod(descriptor, permissions), "keep the permissions of") }
         try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) throws in
             var offset = 0
             while offset < buffer.count {

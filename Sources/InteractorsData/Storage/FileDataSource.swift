@@ -10,32 +10,44 @@ public import Interactors
 /// let note = try FileDataSource<Note>(fileURL: url).get(IdQuery("n1")).get()
 /// ```
 ///
-/// - Every write replaces the file atomically: the new contents go to a temporary file next to it (named after
-///   the file, ending in `.tmp`), are flushed with `fsync`, then renamed over it. A writer killed part-way
-///   leaves the stored file as it was.
+/// - Every write replaces the file atomically: the new contents go to a temporary file next to it
+///   (`<file name>.<unique>.tmp`), are flushed with `fsync`, then renamed over it. A writer killed part-way
+///   leaves the stored file as it was; the next instance on the file removes its temporary file.
+/// - Several instances and several processes may use one file: every read-modify-write holds an exclusive
+///   `flock` on a lock file next to it (`<file name>.lock`), and reads the file again when another writer changed
+///   it, so no acknowledged write is lost.
+/// - A write keeps the file's permissions, and writes through a symbolic link: the file it names is replaced, and
+///   the link stays a link.
 /// - Operations run off the caller's thread, in the order they were called: a `get` sees every `put` called
-///   before it. Writes from many threads at once lose nothing; those that queue up meanwhile share one write,
-///   and each answers once its value is on disk.
+///   before it. Writes that queue up meanwhile share one write, and each answers once its value is on disk.
 /// - A missing file is an empty collection, created (with its directory) on the first write.
-/// - A file that is not a collection this source wrote (corrupt, truncated, another program's JSON) fails every
-///   operation with ``DataError/Code/corruptStore``, naming the file, and is left untouched: never reset.
+/// - A file that is not a collection this source wrote (corrupt, truncated, another program's JSON) is what
+///   ``CorruptFile-swift.enum`` says: by default every operation fails with ``DataError/Code/corruptStore``, naming
+///   the file, and it is left untouched: never reset.
 ///
-/// Use one instance per file in a process, and one writing process at a time: the file is the unit of atomicity,
-/// so two writers that each read, change and replace it would lose each other's changes. Readers in other
-/// processes are fine; an instance notices when the file was replaced and reads it again.
-///
-/// It answers the same queries as ``InMemoryDataSource``.
+/// It answers the same queries as ``InMemoryDataSource``, and keeps a ``CacheRepository``'s lists and times in
+/// the same file (``CacheIndexStore``).
 public final class FileDataSource<Value: Codable & Identifiable & Sendable>: GetDataSource, PutDataSource,
     DeleteDataSource
 where Value.ID: Sendable {
+    /// What a source does with a file that is not a collection it can read.
+    public enum CorruptFile: Sendable, Hashable {
+        /// Every operation fails with ``DataError/Code/corruptStore`` and the file is left as it is: what a store
+        /// of record wants.
+        case fail
+        /// The file is renamed to `<file name>.corrupt-<timestamp>` next to it, reported once per instance with one
+        /// line on standard error, and the source starts empty: what a cache wants.
+        case moveAside
+    }
+
     /// The file the collection is kept in.
     public var fileURL: URL { store.url }
 
-    private let store: FileStore<Value>
+    let store: FileStore<Value>
 
-    /// A source kept in the JSON file at `fileURL`.
-    public init(fileURL: URL) {
-        self.store = FileStore(url: fileURL)
+    /// A source kept in the JSON file at `fileURL`, treating a file it cannot read as `corruptFile` says.
+    public init(fileURL: URL, corruptFile: CorruptFile = .fail) {
+        self.store = FileStore(url: fileURL, corruptFile: corruptFile)
     }
 
     /// The one value `query` selects; ``DataError/Code/notFound`` when there is none.
@@ -71,6 +83,25 @@ where Value.ID: Sendable {
 
     /// Deletes every value `query` selects, in one write.
     public func deleteAll(_ query: any Query) -> Response<Void> {
-        store.write { [name = store.name] in $0.remove(try $0.idsToDeleteAll(query, source: name)) }
+        store.write { [name = store.name] in try $0.deleteAll(query, source: name) }
+    }
+}
+
+// MARK: - A cache repository's index, in the same file
+
+extension FileDataSource: CacheIndexStore {
+    /// The values with `ids` the file holds, with their stored-at times.
+    public func cachedEntries(_ ids: [Value.ID]) -> Response<[CacheEntry<Value>]> {
+        store.read { $0.cachedEntries(ids) }
+    }
+
+    /// The list stored under `key`, if any.
+    public func cachedList(forKey key: String) -> Response<CachedList<Value>?> {
+        store.read { $0.cachedList(forKey: key) }
+    }
+
+    /// Applies `change` in one atomic write of the file.
+    public func applyCacheChange(_ change: CacheChange<Value>) -> Response<Void> {
+        store.write { $0.apply(change) }
     }
 }

@@ -8,22 +8,30 @@ import Interactors
 /// Why a pipeline rather than a lock around each operation: every write rewrites the whole file and syncs it, so
 /// eight threads putting at once would write it eight times; here they share one write, and none of them returns
 /// before it is on disk. Operations are applied strictly in the order they were called, so a `get` called after
-/// a `put` sees it, even if nobody waited for the `put`.
+/// a `put` sees it, even if nobody waited for the `put`. A batch applies its operations to one working copy of
+/// the collection (an operation's body throws before it changes anything, so none needs a copy of its own) and
+/// encodes and writes it once.
 ///
-/// The collection read from the file is cached and reused only while the file is the one last read or written
-/// (same inode, size and modification date), so another process's write, or a file damaged on disk, is noticed.
+/// Every batch holds the exclusive lock on the file's sidecar (``FileLock``), from reading the file to replacing
+/// it, so other instances and other processes take turns instead of overwriting each other's changes. The
+/// collection read from the file is kept and reused only while the lock's token and the file's identity are the
+/// ones last seen, so another writer's change, or a file damaged on disk, is noticed.
 final class FileStore<Value: Codable & Identifiable & Sendable>: @unchecked Sendable where Value.ID: Sendable {
-    // @unchecked Sendable: `cached` is read and written only by `commit`, which runs on the serial `queue`;
-    // `pending` is guarded by its own lock.
+    // @unchecked Sendable: `cached`, `isFirstBatch` and `reportedCorruption` are read and written only by
+    // `commit`, which runs on the serial `queue`; `pending` is guarded by its own lock.
     let url: URL
     let name: String
+    private let corruptFile: FileDataSource<Value>.CorruptFile
     private let queue: DispatchQueue
     private let pending = LockedBox([PendingOperation<Value>]())
-    private var cached: (identity: FileIdentity, collection: ValueCollection<Value>)?
+    private var cached: (target: URL, identity: FileIdentity, token: [UInt8], collection: ValueCollection<Value>)?
+    private var isFirstBatch = true
+    private var reportedCorruption = false
 
-    init(url: URL) {
+    init(url: URL, corruptFile: FileDataSource<Value>.CorruptFile) {
         self.url = url
         self.name = "FileDataSource at \(url.path)"
+        self.corruptFile = corruptFile
         self.queue = DispatchQueue(label: "InteractorsData.FileDataSource \(url.lastPathComponent)")
     }
 
@@ -32,8 +40,8 @@ final class FileStore<Value: Codable & Identifiable & Sendable>: @unchecked Send
         enqueue(isWrite: false) { collection in try body(collection) }
     }
 
-    /// Applies `body` to the collection and answers once the result is on disk. If `body` throws, the collection
-    /// is left as it was.
+    /// Applies `body` to the collection and answers once the result is on disk. `body` must throw before it
+    /// changes anything: what it throws fails its response and leaves the collection as it was.
     func write<T: Sendable>(_ body: @escaping @Sendable (inout ValueCollection<Value>) throws -> T) -> Response<T> {
         enqueue(isWrite: true, body)
     }
@@ -48,16 +56,30 @@ final class FileStore<Value: Codable & Identifiable & Sendable>: @unchecked Send
         return response
     }
 
-    /// Applies every pending operation in order, writes the file once if any write succeeded, then answers.
+    // MARK: Committing a batch
+
+    /// Applies every pending operation in order, holding the lock; writes the file once if any write succeeded,
+    /// then answers.
     private func commit() {
         let operations = pending.withLock { pending in
             defer { pending.removeAll() }
             return pending
         }
         guard !operations.isEmpty else { return }
+        let hasWrites = operations.contains { $0.isWrite }
+        let target: URL
+        let lock: FileLock?
         var collection: ValueCollection<Value>
         do {
-            collection = try load()
+            target = try FileLocation.resolve(url)
+            if hasWrites { try Self.createDirectory(of: target) }
+            lock = try FileLock.acquire(for: target, required: hasWrites)
+            if isFirstBatch, lock != nil {
+                // Holding the lock: no writer that takes it is half-way, so every temporary file is a leftover.
+                FileLocation.removeStaleTemporaryFiles(of: target)
+                isFirstBatch = false
+            }
+            collection = try load(target, token: lock?.token() ?? [])
         } catch {
             for operation in operations { operation.fail(error) }
             return
@@ -71,7 +93,7 @@ final class FileStore<Value: Codable & Identifiable & Sendable>: @unchecked Send
         }
         if let firstWrite {
             do {
-                try save(collection)
+                try save(collection, to: target, lock: lock)
             } catch {
                 // Nothing from the first write on reached the disk, and the reads after it saw unsaved values.
                 for outcome in outcomes[..<firstWrite] { outcome.deliver() }
@@ -79,58 +101,51 @@ final class FileStore<Value: Codable & Identifiable & Sendable>: @unchecked Send
                 return
             }
         }
+        withExtendedLifetime(lock) {}  // released here, after the file was replaced
         for outcome in outcomes { outcome.deliver() }
     }
 
-    private func load() throws(DataError) -> ValueCollection<Value> {
-        guard let identity = try FileIdentity(url) else {
-            cached = nil
+    // MARK: Reading and writing the file
+
+    /// The collection in `target`: the one kept from the last batch if nobody changed the file since, else read
+    /// from the file. Taken out of `cached`, so the batch changes it in place without copying it.
+    private func load(_ target: URL, token: [UInt8]) throws(DataError) -> ValueCollection<Value> {
+        let kept = cached
+        cached = nil
+        guard let identity = try FileIdentity(target) else { return ValueCollection() }
+        if let kept, kept.target == target, kept.identity == identity, !token.isEmpty, kept.token == token {
+            return kept.collection
+        }
+        do {
+            return try StoredCollection<Value>.read(from: target)
+        } catch let error where error.code == .corruptStore && corruptFile == .moveAside {
+            let destination = try FileLocation.moveAside(target)
+            if !reportedCorruption {
+                reportedCorruption = true
+                FileHandle.standardError.write(
+                    Data(
+                        ("InteractorsData: \(target.path) was not a readable collection of \(Value.self); "
+                            + "moved it aside to \(destination.lastPathComponent) and started empty\n").utf8
+                    )
+                )
+            }
             return ValueCollection()
         }
-        if let cached, cached.identity == identity { return cached.collection }
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw DataError(code: .storageFailed, message: "cannot read \(url.path)", underlying: error)
-        }
-        let stored: StoredCollection<Value>
-        do {
-            stored = try JSONDecoder().decode(StoredCollection<Value>.self, from: data)
-        } catch {
-            throw DataError(
-                code: .corruptStore,
-                message: "\(url.path) is not a readable collection of \(Value.self); it was left as it is",
-                underlying: error
-            )
-        }
-        guard stored.format == StoredCollection<Value>.formatName,
-            stored.version == StoredCollection<Value>.currentVersion
-        else {
-            throw DataError(
-                code: .corruptStore,
-                message: "\(url.path) is \(stored.format) version \(stored.version), not a collection this version "
-                    + "reads; it was left as it is"
-            )
-        }
-        let collection = ValueCollection(stored.values)
-        self.cached = (identity, collection)
-        return collection
     }
 
-    private func save(_ collection: ValueCollection<Value>) throws(DataError) {
-        let data: Data
+    private func save(_ collection: ValueCollection<Value>, to target: URL, lock: FileLock?) throws(DataError) {
+        let data = try StoredCollection<Value>.encode(collection, for: target)
+        try AtomicFile.write(data, to: target)
+        let token = lock?.replaceToken() ?? []
+        if let identity = try? FileIdentity(target) { cached = (target, identity, token, collection) }
+    }
+
+    private static func createDirectory(of target: URL) throws(DataError) {
+        let directory = target.deletingLastPathComponent()
         do {
-            data = try JSONEncoder().encode(StoredCollection(values: collection.values))
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw DataError(
-                code: .mappingFailed,
-                message: "cannot encode \(Value.self) for \(url.path)",
-                underlying: error
-            )
+            throw DataError(code: .storageFailed, message: "cannot create \(directory.path)", underlying: error)
         }
-        cached = nil
-        try AtomicFile.write(data, to: url)
-        if let identity = try? FileIdentity(url) { cached = (identity, collection) }
     }
 }

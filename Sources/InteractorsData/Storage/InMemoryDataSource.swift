@@ -11,7 +11,8 @@ public import Interactors
 ///
 /// Every operation runs at once on the calling thread and returns a settled `Response`. It answers
 /// ``IdQuery``, ``IdsQuery``, ``AllObjectsQuery`` and ``FilterQuery`` (see ``GetDataSource`` for what each
-/// method answers), and keeps values in the order they were first stored.
+/// method answers), and keeps values in the order they were first stored. As a ``CacheRepository``'s cache, it
+/// keeps the repository's lists and times with its values (``CacheIndexStore``), in memory.
 public final class InMemoryDataSource<Value: Identifiable & Sendable>: GetDataSource, PutDataSource, DeleteDataSource
 where Value.ID: Sendable {
     private let collection = LockedBox(ValueCollection<Value>())
@@ -53,12 +54,31 @@ where Value.ID: Sendable {
 
     /// Deletes every value `query` selects.
     public func deleteAll(_ query: any Query) -> Response<Void> {
-        answer { [name] in $0.remove(try $0.idsToDeleteAll(query, source: name)) }
+        answer { [name] in try $0.deleteAll(query, source: name) }
     }
 
     private func answer<T: Sendable>(
         _ body: (inout ValueCollection<Value>) throws -> T
     ) -> Response<T> {
         Response(result: Result { try collection.withLock(body) })
+    }
+}
+
+// MARK: - A cache repository's index, in memory
+
+extension InMemoryDataSource: CacheIndexStore {
+    /// The values with `ids` held, with their stored-at times.
+    public func cachedEntries(_ ids: [Value.ID]) -> Response<[CacheEntry<Value>]> {
+        answer { $0.cachedEntries(ids) }
+    }
+
+    /// The list stored under `key`, if any.
+    public func cachedList(forKey key: String) -> Response<CachedList<Value>?> {
+        answer { $0.cachedList(forKey: key) }
+    }
+
+    /// Applies `change` under the collection's lock: one transaction.
+    public func applyCacheChange(_ change: CacheChange<Value>) -> Response<Void> {
+        answer { $0.apply(change) }
     }
 }

@@ -14,11 +14,10 @@ struct PendingOperation<Value: Identifiable & Sendable>: Sendable {
     ) {
         self.isWrite = isWrite
         self.run = { collection in
-            // Applied to a copy, so a body that throws part-way changes nothing.
-            var attempt = collection
+            // Applied in place: a body throws before it changes anything, so a failed one leaves the batch's
+            // working copy as it was, and no operation pays for a copy of the collection.
             do {
-                let value = try body(&attempt)
-                collection = attempt
+                let value = try body(&collection)
                 return PendingOutcome(
                     succeeded: true,
                     deliver: { resolver.succeed(value) },

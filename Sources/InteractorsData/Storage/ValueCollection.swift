@@ -1,10 +1,13 @@
-/// An ordered collection of values keyed by id, and how the local sources answer queries over it.
+/// An ordered collection of values keyed by id, with the cache index a ``CacheRepository`` keeps about them, and
+/// how the local sources answer queries over it.
 ///
-/// Values keep the order they were first stored in; replacing a value keeps its place. `source` names the data
-/// source in error messages.
+/// Values keep the order they were first stored in; replacing a value keeps its place. A value removed leaves the
+/// index too (its time, its places in lists), so no list ever names a value the store no longer holds. `source`
+/// names the data source in error messages.
 struct ValueCollection<Value: Identifiable> {
     private(set) var values: [Value] = []
     private var positions: [Value.ID: Int] = [:]
+    var index = CacheIndex<Value.ID>()
 
     init(_ values: [Value] = []) {
         for value in values { put(value) }
@@ -12,6 +15,10 @@ struct ValueCollection<Value: Identifiable> {
 
     var count: Int { values.count }
 
+    /// Where the value with `id` is in ``values``.
+    func position(of id: Value.ID) -> Int? { positions[id] }
+
+    /// Stores `value`, replacing the one with its id; its stored-at time is forgotten (a repository sets it).
     mutating func put(_ value: Value) {
         if let position = positions[value.id] {
             values[position] = value
@@ -19,6 +26,7 @@ struct ValueCollection<Value: Identifiable> {
             positions[value.id] = values.count
             values.append(value)
         }
+        if !index.storedAt.isEmpty { index.storedAt[value.id] = nil }
     }
 
     mutating func remove(_ ids: some Sequence<Value.ID>) {
@@ -26,6 +34,7 @@ struct ValueCollection<Value: Identifiable> {
         guard !removed.isEmpty else { return }
         values.removeAll { removed.contains($0.id) }
         positions = Dictionary(uniqueKeysWithValues: values.enumerated().map { ($0.element.id, $0.offset) })
+        index.forget(removed)
     }
 
     subscript(id id: Value.ID) -> Value? {
@@ -68,5 +77,12 @@ extension ValueCollection where Value.ID: Sendable {
     /// The ids `deleteAll` removes: everything, some ids, one id, or the matches of a filter.
     func idsToDeleteAll(_ query: any Query, source: String) throws(DataError) -> [Value.ID] {
         try getAll(query, source: source).map(\.id)
+    }
+
+    /// `deleteAll`: removes what `query` selects; everything, lists included, for ``AllObjectsQuery``.
+    mutating func deleteAll(_ query: any Query, source: String) throws(DataError) {
+        let ids = try idsToDeleteAll(query, source: source)
+        remove(ids)
+        if query is AllObjectsQuery { index = CacheIndex() }
     }
 }

@@ -1,7 +1,12 @@
+import Dispatch
 import Foundation
 import Interactors
 import InteractorsData
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 // The code blocks of Sources/InteractorsData/InteractorsData.docc (InteractorsData.md and
 // FromInteractorToDataSource.md), with the stand-ins they need. The blocks that talk to api.example.com are
@@ -62,6 +67,41 @@ import Testing
 
     @MainActor func show(_ notes: [Note]) {}
 
+    struct Book: Codable, Identifiable, Sendable, Equatable {
+        var id: String
+        var title: String
+    }
+
+    /// Where the app keeps its token; refreshing asks the server for a new one.
+    final class TokenStore: Sendable {
+        private let token = LockedBox("expired")
+        var current: String { token.withLock { $0 } }
+        func refresh() -> Response<Void> {
+            token.withLock { $0 = "fresh" }
+            return Response(value: ())
+        }
+    }
+
+    struct BearerToken: HTTPInterceptor {
+        let tokens: TokenStore
+
+        func adapt(_ request: URLRequest) -> Response<URLRequest> {
+            var request = request
+            request.setValue("Bearer \(tokens.current)", forHTTPHeaderField: "Authorization")
+            return Response(value: request)
+        }
+
+        func retry(_ request: URLRequest, after error: any Error, attempt: Int) -> Response<Bool> {
+            guard (error as? HTTPError)?.status == 401, attempt == 1 else { return Response(value: false) }
+            return tokens.refresh().map { true }
+        }
+    }
+
+    let cacheURL = FileManager.default.temporaryDirectory.appendingPathComponent("books.json")
+    let apiURL = URL(string: "https://api.example.com/v1")!
+    func hideOfflineBanner() {}
+    func showOfflineBanner(lastUpdated: Date?) {}
+
     // MARK: The overview (InteractorsData.md), compiled
 
     func overview() async throws {
@@ -110,6 +150,63 @@ import Testing
         let saved = try await saveNote.execute(note).value
 
         _ = (profile, notes, saved)
+    }
+
+    // MARK: Work offline first, authenticate: compiled (they talk to api.example.com)
+
+    func offlineFirst() throws {
+        let client = HTTPClient(baseURL: apiURL)
+
+        let books = CacheRepository(
+            main: RESTDataSource<Book>(client: client, path: "books"),
+            cache: FileDataSource<Book>(fileURL: cacheURL, corruptFile: .moveAside),
+            maxAge: .seconds(24 * 3600)
+        )
+
+        let shelf = try books.fetchAll(AllObjectsQuery()).get()  // the last list, else the server
+        let refreshed = try books.getAll(AllObjectsQuery(), operation: .mainSync).get()  // pull to refresh
+        switch shelf.origin {
+        case .main, .cache: hideOfflineBanner()
+        case .cacheAfterFailure: showOfflineBanner(lastUpdated: shelf.storedAt)
+        }
+
+        _ = refreshed
+    }
+
+    func authenticate() {
+        let tokens = TokenStore()
+
+        let authenticated = HTTPClient(baseURL: apiURL, interceptors: [BearerToken(tokens: tokens)])
+
+        _ = authenticated
+    }
+
+    @Test func theTokenInterceptorAddsTheTokenAndRefreshesItOnA401() throws {
+        let tokens = TokenStore()
+        let interceptor = BearerToken(tokens: tokens)
+        let adapted = try interceptor.adapt(URLRequest(url: apiURL)).get()
+        #expect(adapted.value(forHTTPHeaderField: "Authorization") == "Bearer expired")
+        #expect(try interceptor.retry(adapted, after: HTTPError(status: 401), attempt: 1).get())
+        #expect(tokens.current == "fresh")
+        #expect(try !interceptor.retry(adapted, after: HTTPError(status: 401), attempt: 2).get())
+        #expect(try !interceptor.retry(adapted, after: HTTPError(status: 500), attempt: 1).get())
+    }
+
+    // MARK: Call it from a use case, on an executor
+
+    @Test func theCRUDInteractorsRunOnAnExecutor() throws {
+        let books = CacheRepository(main: InMemoryDataSource<Book>(), cache: InMemoryDataSource<Book>())
+        _ = try books.putAll([Book(id: "b1", title: "Dune"), Book(id: "b2", title: "Emma")]).get()
+
+        let executor = InteractorExecutor()
+        executor.register(GetInteractor(repository: books, queue: DispatchQueue.global()))
+        executor.register(DeleteAllInteractor(repository: books, queue: DispatchQueue.global()))
+
+        let book = try executor.execute(GetRequest<Book>(IdQuery("b1"))).get()
+        try executor.execute(DeleteAllRequest<Book>(AllObjectsQuery())).get()
+
+        #expect(book.title == "Dune")
+        #expect(try books.getAll(AllObjectsQuery(), operation: .main).get().isEmpty)
     }
 
     // MARK: Describe what you want with a query

@@ -63,9 +63,10 @@ import Testing
         try delete.execute(id: "ada").get()
         try delete.execute(IdQuery("grace")).get()
         #expect(main.contents == [alan] && cache.contents == [alan])
-        try deleteAll.execute(operation: .cache).get()
+        // Changed by "Data you can trust": deleting everything is spelled out, there is no argument-free form.
+        try deleteAll.execute(AllObjectsQuery(), operation: .cache).get()
         #expect(main.contents == [alan] && cache.contents.isEmpty)
-        try deleteAll.execute().get()
+        try deleteAll.execute(AllObjectsQuery()).get()
         #expect(main.contents.isEmpty)
     }
 

@@ -8,16 +8,17 @@ import Testing
         let main = RecordingSource("main")
         let cache = RecordingSource("cache")
         let repository = CacheRepository(main: main, cache: cache)
-        let put: any Interactor<Note, Note> = PutInteractor(
+        // Changed by "Data you can trust": each interactor's request is its typed request.
+        let put: any Interactor<PutRequest<Note>, Note> = PutInteractor(
             repository: repository,
             queue: ImmediateCallbackQueue.shared
         )
-        let get: any Interactor<any Query, Note> = GetInteractor(
+        let get: any Interactor<GetRequest<Note>, Note> = GetInteractor(
             repository: repository,
             queue: ImmediateCallbackQueue.shared
         )
-        #expect(try put.execute(ada).get() == ada)
-        #expect(try get.execute(IdQuery("ada")).get() == ada)
+        #expect(try put.execute(PutRequest(ada)).get() == ada)
+        #expect(try get.execute(GetRequest(IdQuery("ada"))).get() == ada)
         #expect(main.calls == ["put"])  // put: mainSync; get: cacheSync, answered by the cache
         #expect(cache.calls == ["put", "get"])
     }
@@ -27,6 +28,6 @@ import Testing
         let put = AnyInteractor(
             PutInteractor(repository: SingleSourceRepository(source), queue: ImmediateCallbackQueue.shared)
         )
-        #expect(try put.execute(ada).get() == ada)
+        #expect(try put.execute(PutRequest(ada)).get() == ada)
     }
 }

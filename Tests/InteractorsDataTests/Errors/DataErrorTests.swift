@@ -21,11 +21,13 @@ import Testing
     }
 
     @Test func codesAreDistinctAndNamed() {
-        let codes: [DataError.Code] = [.notFound, .queryNotSupported, .mappingFailed, .corruptStore, .storageFailed]
+        let codes: [DataError.Code] = [
+            .notFound, .queryNotSupported, .mappingFailed, .corruptStore, .storageFailed, .invalidQuery,
+        ]
         #expect(Set(codes).count == codes.count)
         #expect(
             codes.map(\.description) == [
-                "notFound", "queryNotSupported", "mappingFailed", "corruptStore", "storageFailed",
+                "notFound", "queryNotSupported", "mappingFailed", "corruptStore", "storageFailed", "invalidQuery",
             ]
         )
     }
@@ -36,5 +38,20 @@ import Testing
         #expect(error.bodyText == "try later")
         #expect(error.description == "HTTPError(503): try later")
         #expect(HTTPError(status: 500, body: Data([0xFF])).bodyText == "\u{FFFD}")
+    }
+
+    @Test func httpHeadersAreLookedUpWhateverTheCase() {
+        let headers = HTTPHeaders(["Retry-After": "7", "Content-Type": "text/plain"])
+        #expect(headers["retry-after"] == "7" && headers["RETRY-AFTER"] == "7" && headers["Retry-After"] == "7")
+        #expect(headers["x-none"] == nil)
+        #expect(headers.description == "Content-Type: text/plain, Retry-After: 7")
+        #expect(HTTPError(status: 503, headers: headers).headers["content-type"] == "text/plain")
+        #expect(HTTPError(status: 503).description == "HTTPError(503): ")
+    }
+
+    @Test func aLongBodyIsQuotedUpToAKilobyteThenItsSize() {
+        let error = HTTPError(status: 500, body: Data(repeating: UInt8(ascii: "x"), count: 51_200))
+        #expect(error.description == "HTTPError(500): " + String(repeating: "x", count: 1_024) + "… (51200 bytes)")
+        #expect(HTTPError(status: 500, body: Data(repeating: 0x41, count: 1_024)).description.hasSuffix("A"))
     }
 }

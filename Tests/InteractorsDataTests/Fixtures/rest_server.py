@@ -16,11 +16,23 @@ Routes (collections live in memory):
   DELETE /<collection>/<id>        204 ("quiet..." collections: 200, empty), or 404 if absent
   DELETE /<collection>             empties the collection; 204
   *      /gone[/...]               answers 404 to every method
-  GET    /status/<code>            answers <code> with the body "server says <code>"
   GET    /malformed                answers 200 with a truncated JSON body
   GET    /slow                     prints "slow started", then waits for the client to hang up and prints
                                    "slow closed" (or answers after 30 s)
   *      /echo[/...]               answers 200 with the request as JSON: method, path, query, headers, body
+  *      /status/<code>            (every method) answers <code> with the body "server says <code>" and a
+                                   "Retry-After: 7" header
+  *      /big/<n>[?status=<code>]  answers 500 (or <code>) with a body of n bytes ("x" repeated)
+  *      /private[/...]            answers 401 unless "Authorization: Bearer fresh" came, then as /echo
+  *      /undecodable[/...]        answers 200 with a body that is not JSON
+  *      /empty                    answers 200 with an empty body
+  *      /redirect/<code>?to=<url> answers <code> with "Location: <url>" (the request's body read and dropped)
+  *      /loop/<n>                 answers 302 to /loop/<n + 1>, for ever
+  GET    /__requests               every request received so far (but these), in arrival order, as JSON: method,
+                                   the raw path (still percent-encoded), the raw query, headers (names in lower
+                                   case; header_names: every name as sent, repeats
+                                   included), body; DELETE /__requests forgets them
+Every request but /__requests ones is recorded as it arrived, before it is answered.
 """
 import json
 import os
@@ -33,6 +45,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 LIFETIME = 300
 collections = {}
+received = []
 lock = threading.Lock()
 
 
@@ -61,8 +74,77 @@ class Handler(BaseHTTPRequestHandler):
         return [unquote(part) for part in urlsplit(self.path).path.split("/") if part]
 
     def body(self):
-        length = int(self.headers.get("Content-Length") or 0)
-        return self.rfile.read(length) if length else b""
+        if not hasattr(self, "_body"):
+            length = int(self.headers.get("Content-Length") or 0)
+            self._body = self.rfile.read(length) if length else b""
+        return self._body
+
+    def record(self):
+        """Keeps the request as the wire carried it; answers /__requests itself. Whether it answered."""
+        self.__dict__.pop("_body", None)  # one handler serves every request of a kept-alive connection
+        request = urlsplit(self.path)
+        if request.path == "/__requests":
+            self.body()
+            if self.command == "DELETE":
+                with lock:
+                    received.clear()
+                self.answer(204)
+            else:
+                with lock:
+                    self.answer_json(200, list(received))
+            return True
+        entry = {
+            "method": self.command,
+            "path": request.path,
+            "query": request.query,
+            "headers": {name.lower(): value for name, value in self.headers.items()},
+            "header_names": [name for name in self.headers.keys()],
+            "body": self.body().decode("utf-8", "replace"),
+        }
+        with lock:
+            received.append(entry)
+        return False
+
+    def answered_test_route(self, parts):
+        """Routes every method shares: status, big, empty, redirect, loop. Whether it answered."""
+        if len(parts) == 2 and parts[0] == "status":
+            code = int(parts[1])
+            body = b"" if code in (204, 304) else ("server says %d" % code).encode()
+            self.send_response(code)
+            self.send_header("Retry-After", "7")
+            if body:
+                self.send_header("Content-Type", "text/plain")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return True
+        if len(parts) == 2 and parts[0] == "big":
+            code = int(dict(parse_qsl(urlsplit(self.path).query)).get("status", "500"))
+            self.answer(code, b"x" * int(parts[1]), "text/plain")
+            return True
+        if parts and parts[0] == "undecodable":
+            self.answer(200, b"<html>a login page</html>", "text/html")
+            return True
+        if parts and parts[0] == "private":
+            if self.headers.get("Authorization") != "Bearer fresh":
+                self.answer(401, b"token expired", "text/plain")
+            else:
+                self.echo()
+            return True
+        if parts == ["empty"]:
+            self.answer(200)
+            return True
+        if len(parts) == 2 and parts[0] in ("redirect", "loop"):
+            if parts[0] == "redirect":
+                code, location = int(parts[1]), dict(parse_qsl(urlsplit(self.path).query)).get("to", "/")
+            else:
+                code, location = 302, "/loop/%d" % (int(parts[1]) + 1)
+            self.send_response(code)
+            self.send_header("Location", location)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return True
+        return False
 
     def echo(self):
         request = urlsplit(self.path)
@@ -75,7 +157,10 @@ class Handler(BaseHTTPRequestHandler):
         })
 
     def answered_shared_route(self, parts):
-        """Answers /echo (the request as received) and /gone (always 404) for every method; whether it did."""
+        """Answers /echo (the request as received), /gone (always 404) and the test routes for every method, after
+        recording the request; whether it did."""
+        if self.record() or self.answered_test_route(parts):
+            return True
         if parts and parts[0] == "echo":
             self.echo()
             return True
@@ -104,9 +189,6 @@ class Handler(BaseHTTPRequestHandler):
         parts = self.parts()
         if self.answered_shared_route(parts):
             return
-        if len(parts) == 2 and parts[0] == "status":
-            code = int(parts[1])
-            return self.answer(code, ("server says %d" % code).encode(), "text/plain")
         if parts == ["malformed"]:
             return self.answer(200, b'{"id": "broken", "text": ')
         if parts == ["slow"]:
@@ -154,8 +236,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_PATCH(self):
         parts = self.parts()
-        if parts and parts[0] == "echo":
-            return self.echo()
+        if self.answered_shared_route(parts):
+            return
         self.body()
         self.answer(405, b"PATCH is for /echo only", "text/plain")
 

@@ -23,6 +23,7 @@ import Testing
 
     @Test func networkDownWithMainSyncAnswersTheCachedValue() throws {
         let stored = try repository.put(ada).get()
+        _ = try repository.getAll(AllObjectsQuery(), operation: .mainSync).get()  // the list, as a refresh stores it
         server.stop()
         #expect(try repository.get(IdQuery("ada"), operation: .mainSync).get() == stored)
         #expect(try repository.getAll(AllObjectsQuery(), operation: .mainSync).get() == [stored])

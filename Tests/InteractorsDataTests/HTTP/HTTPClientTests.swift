@@ -1,5 +1,6 @@
 // Foundation's Process, which these need, exists on macOS and Linux only (not on iOS, tvOS, watchOS, visionOS).
 #if os(macOS) || os(Linux)
+import Dispatch
 import Foundation
 import Interactors
 import InteractorsData
@@ -128,6 +129,106 @@ import FoundationNetworking
         }
         #expect(failures.withLock { $0 } == 0)
         #expect(try client.send(.get("notes", as: [Note].self)).get().count == 80)
+    }
+
+    @Test func anEndpointsHeaderReplacesTheClientsWhateverItsCase() throws {
+        let names = (0..<20).map { "X-Header-\($0)" }
+        let client = HTTPClient(
+            baseURL: server.baseURL,
+            headers: Dictionary(uniqueKeysWithValues: names.map { ($0, "client") } + [("Authorization", "client")])
+        )
+        let endpoint = Endpoint<Echo>(
+            method: .get,
+            path: "echo",
+            headers: Dictionary(
+                uniqueKeysWithValues: names.map { ($0.lowercased(), "endpoint") } + [("authorization", "endpoint")]
+            )
+        ) { data, _ in try JSONDecoder().decode(Echo.self, from: data) }
+        for _ in 0..<3 {
+            let echo = try client.send(endpoint).get()
+            #expect(echo.headers["authorization"] == "endpoint")
+            #expect(names.allSatisfy { echo.headers[$0.lowercased()] == "endpoint" })
+        }
+        for request in try server.received() {
+            #expect(request.headerNames.filter { $0.lowercased() == "authorization" }.count == 1)
+        }
+    }
+
+    @Test func anHTTPErrorCarriesTheAnswersHeadersLookedUpWithoutCase() throws {
+        let error = try #require(client.send(.get("status/429", as: Note.self)).error as? HTTPError)
+        #expect(error.headers["retry-after"] == "7")
+        #expect(error.headers["RETRY-AFTER"] == "7")
+        #expect(error.headers["Content-Type"] == "text/plain")
+        #expect(error.headers["x-missing"] == nil)
+        let rest = RESTDataSource<Note>(client: client, path: "status")
+        let throughREST = try #require(rest.get(IdQuery("503")).error as? HTTPError)
+        #expect(throughREST.status == 503)
+        #expect(throughREST.headers["retry-after"] == "7")
+    }
+
+    @Test func messagesQuoteAtMostTheFirstKilobyteOfABody() throws {
+        let error = try #require(client.send(.get("big/51200", as: Note.self)).error as? HTTPError)
+        #expect(error.body.count == 51_200)
+        #expect(error.description.utf8.count < 1_100)
+        #expect(error.description.hasSuffix("… (51200 bytes)"))
+        #expect(!error.description.contains("Retry-After"))
+        let undecodable = try #require(
+            client.send(.get("big/51200", query: [URLQueryItem(name: "status", value: "200")], as: Note.self)).dataError
+        )
+        #expect(undecodable.code == .mappingFailed)
+        #expect(undecodable.message.utf8.count < 1_300)
+        #expect(undecodable.message.hasSuffix("… (51200 bytes)"))
+        let short = try #require(client.send(.get("status/500", as: Note.self)).error as? HTTPError)
+        #expect(short.description == "HTTPError(500): server says 500")
+    }
+
+    @Test func aDecodingEndpointGivenAnEmptyBodyFailsSayingSo() throws {
+        for path in ["empty", "status/204"] {
+            let error = try #require(client.send(.get(path, as: Note.self)).dataError)
+            #expect(error.code == .mappingFailed)
+            #expect(error.message.contains("the body was empty"))
+        }
+    }
+
+    @Test func voidJSONHelpersSucceedOnAny2xxWhateverTheBody() throws {
+        try client.send(try .put("echo", body: ada)).get()
+        try client.send(try .post("status/201", body: ada)).get()
+        try client.send(try .put("status/204", body: ada)).get()
+        #expect((client.send(try .post("status/500", body: ada)).error as? HTTPError)?.status == 500)
+        let sent = try server.received()
+        #expect(sent.map(\.method) == ["PUT", "POST", "PUT", "POST"])
+        #expect(sent.allSatisfy { $0.headers["content-type"] == "application/json" && $0.body.contains("ada") })
+    }
+
+    @Test func aSlowDecodeDoesNotHoldUpOtherRequests() throws {
+        let decoding = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let slow = Endpoint<Int>(method: .get, path: "echo/slow") { _, _ in
+            decoding.signal()
+            _ = release.wait(timeout: .now() + 60)
+            return 1
+        }
+        let slowResponse = client.send(slow)
+        try #require(decoding.wait(timeout: .now() + 30) == .success)
+        for index in 0..<3 {
+            let echo = try client.send(.get("echo/\(index)", as: Echo.self)).get(timeout: .seconds(20))
+            #expect(echo.path == "/echo/\(index)")
+        }
+        #expect(!slowResponse.isDone)
+        release.signal()
+        #expect(try slowResponse.get() == 1)
+    }
+
+    @Test func aPerRequestTimeoutFailsWithTimedOut() throws {
+        var endpoint = Endpoint<Note>.get("slow", as: Note.self)
+        endpoint.timeout = .milliseconds(300)  // rounded up to one second
+        #expect(endpoint.timeout == .milliseconds(300))
+        #expect(client.request(for: endpoint).timeoutInterval == 1)
+        let error = try #require(client.send(endpoint).error as? URLError)
+        #expect(error.code == .timedOut)
+        #expect(Endpoint<Note>.get("notes", as: Note.self).timeout == nil)
+        let fromInit = Endpoint<Void>(method: .get, path: "x", timeout: .seconds(2.5)) { _, _ in }
+        #expect(client.request(for: fromInit).timeoutInterval == 3)
     }
 
     @Test func theURLSessionBridgeAnswersWhateverTheStatus() throws {

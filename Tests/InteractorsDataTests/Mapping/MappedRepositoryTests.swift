@@ -81,4 +81,46 @@ import Testing
         _ = try mapped.put(NoteDTO(id: "grace", body: "g"), operation: .main).get()
         #expect(main.calls == ["put"] && cache.calls == ["get"])
     }
+
+    @Test func aValueThatFailsToMapFailsEveryKindOfReadTheSameWayNamingOnlyTypeAndId() throws {
+        _ = try dtos.putAll([NoteDTO(id: "ada", body: "Analytical engine"), NoteDTO(id: "bad", body: "secret diary")])
+            .get()
+        let failing = repository(toEntity: { dto in
+            guard dto.id != "bad" else { throw BadBody() }
+            return Note(id: dto.id, text: dto.body)
+        })
+        let failures = [
+            failing.get(IdQuery("bad")).dataError,
+            failing.getAll(AllObjectsQuery()).dataError,
+            failing.getAll(IdsQuery(["ada", "bad"])).dataError,
+            failing.getAll(FilterQuery<Note> { _ in true }).dataError,
+            failing.getAll(FilterQuery<Note> { $0.id == "ada" }).dataError,  // the filter is applied to "bad" too
+            failing.get(FilterQuery<Note> { _ in false }).dataError,
+        ]
+        for failure in failures {
+            let error = try #require(failure)
+            #expect(error.code == .mappingFailed)
+            #expect(error.message == "cannot map NoteDTO with id bad to Note")
+            #expect(!error.description.contains("secret"))
+            #expect(error.underlying is BadBody)
+        }
+        #expect(try failing.get(IdQuery("ada")).get() == ada)
+    }
+
+    @Test func aWriteWhoseValueFailsToMapNamesOnlyTypeAndId() throws {
+        let failing = repository(toDTO: { _ in throw BadBody() })
+        let error = try #require(failing.put(Note(id: "ada", text: "secret diary")).dataError)
+        #expect(error.message == "cannot map Note with id ada to NoteDTO")
+        #expect(!error.description.contains("secret"))
+    }
+
+    @Test func deleteAllWithAFilterLeavesValuesThatDoNotMap() throws {
+        _ = try dtos.putAll([NoteDTO(id: "ada", body: "a"), NoteDTO(id: "bad", body: "b")]).get()
+        let failing = repository(toEntity: { dto in
+            guard dto.id != "bad" else { throw BadBody() }
+            return Note(id: dto.id, text: dto.body)
+        })
+        try failing.deleteAll(FilterQuery<Note> { _ in true }).get()
+        #expect(try dtos.getAll(AllObjectsQuery()).get().map(\.id) == ["bad"])
+    }
 }

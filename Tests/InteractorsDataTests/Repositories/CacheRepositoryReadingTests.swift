@@ -28,11 +28,15 @@ import Testing
         #expect(cache.contents == [ada, grace])
     }
 
-    @Test func mainSyncWithTheNetworkDownAnswersTheCachedValue() throws {
-        try cache.seed(ada)
+    // Changed by "Data you can trust": an offline list read answers the list an earlier read stored, not whatever
+    // values the cache happens to hold.
+    @Test func mainSyncWithTheNetworkDownAnswersTheCachedValueAndTheStoredList() throws {
+        try main.seed(ada)
+        let repository = repository()  // a plain cache: the repository keeps its lists, in memory
+        _ = try repository.getAll(AllObjectsQuery(), operation: .mainSync).get()
         main.isOffline = true
-        #expect(try repository().get(IdQuery("ada"), operation: .mainSync).get() == ada)
-        #expect(try repository().getAll(AllObjectsQuery(), operation: .mainSync).get() == [ada])
+        #expect(try repository.get(IdQuery("ada"), operation: .mainSync).get() == ada)
+        #expect(try repository.getAll(AllObjectsQuery(), operation: .mainSync).get() == [ada])
     }
 
     @Test func mainSyncWithTheNetworkDownAndNothingCachedFailsWithTheNetworkError() throws {
@@ -50,10 +54,12 @@ import Testing
         #expect(try stale.get(IdQuery("ada"), operation: .mainSync).get() == ada)
     }
 
+    // Changed by "Data you can trust": notFound also evicts the id from the cache.
     @Test func mainSyncNotFoundIsTheAnswerNotAFailureToFallBackFrom() throws {
         try cache.seed(ada)
         #expect(repository().get(IdQuery("ada"), operation: .mainSync).dataError?.code == .notFound)
-        #expect(cache.calls == [])
+        #expect(cache.calls == ["delete"])
+        #expect(cache.contents.isEmpty)
     }
 
     @Test func mainSyncDoesNotFallBackWhenTheMainReadWasCancelled() throws {
@@ -64,19 +70,32 @@ import Testing
         #expect(cache.calls == [])
     }
 
-    @Test func mainSyncFallsBackOnAnyOtherMainFailure() throws {
-        try cache.seed(ada)
-        main.failEveryCall(with: HTTPError(status: 503))
-        #expect(try repository().get(IdQuery("ada"), operation: .mainSync).get() == ada)
-        main.failEveryCall(with: DataError(code: .corruptStore, message: "main store"))
-        #expect(try repository().getAll(AllObjectsQuery(), operation: .mainSync).get() == [ada])
+    // Changed by "Data you can trust": only failures that say the server is unavailable fall back by default.
+    @Test func mainSyncFallsBackWhenTheServerIsUnavailable() throws {
+        try main.seed(ada)
+        let repository = repository()
+        _ = try repository.getAll(AllObjectsQuery(), operation: .mainSync).get()
+        for error: any Error in [
+            HTTPError(status: 503), HTTPError(status: 500), HTTPError(status: 408), HTTPError(status: 429),
+            URLError(.timedOut), URLError(.networkConnectionLost), ResponseError.timedOut,
+        ] {
+            main.failEveryCall(with: error)
+            #expect(try repository.get(IdQuery("ada"), operation: .mainSync).get() == ada)
+            #expect(try repository.getAll(AllObjectsQuery(), operation: .mainSync).get() == [ada])
+        }
     }
 
-    @Test func cacheSyncAnswersAValidCachedValueWithoutAskingTheMainSource() throws {
+    // Changed by "Data you can trust": a list is answered from the cache only once a read of the main source
+    // stored it.
+    @Test func cacheSyncAnswersAValidCachedValueOrListWithoutAskingTheMainSource() throws {
         try cache.seed(ada)
         #expect(try repository().get(IdQuery("ada"), operation: .cacheSync).get() == ada)
-        #expect(try repository().getAll(AllObjectsQuery(), operation: .cacheSync).get() == [ada])
         #expect(main.calls == [])
+        try main.seed(ada)
+        let repository = repository()
+        _ = try repository.getAll(AllObjectsQuery(), operation: .mainSync).get()
+        #expect(try repository.getAll(AllObjectsQuery(), operation: .cacheSync).get() == [ada])
+        #expect(main.calls == ["getAll"])
     }
 
     @Test func cacheSyncMissReadsTheMainSourceAndStoresTheValue() throws {
@@ -112,43 +131,43 @@ import Testing
     @Test func cacheSyncTreatsAQueryTheCacheCannotAnswerAsAMiss() throws {
         let remote = InMemoryDataSource<Note>()
         _ = try remote.put(ada).get()
-        let search = CacheRepository(main: SearchingSource(remote), cache: cache)
+        let searching = ForwardingSource(base: remote) { query in
+            (query as? TextSearchQuery).map { search in
+                remote.getAll(FilterQuery<Note> { $0.text.lowercased().contains(search.term) })
+            }
+        }
+        let search = CacheRepository(main: searching, cache: cache)
         #expect(try search.getAll(TextSearchQuery(term: "engine")).get() == [ada])
         #expect(cache.contents == [ada])
     }
 
-    @Test func cacheSyncReportsACorruptCacheInsteadOfPaperingOverIt() throws {
+    // Changed by "Data you can trust": a cache that cannot be read is a miss, reported, and the main source's
+    // answer stands.
+    @Test func cacheSyncCountsACorruptCacheAsAMissAndReportsIt() throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("cache.json")
         try Data("garbage".utf8).write(to: url)
         try main.seed(ada)
-        let repository = CacheRepository(main: main, cache: FileDataSource<Note>(fileURL: url))
-        #expect(repository.get(IdQuery("ada")).dataError?.code == .corruptStore)
-        #expect(main.calls == [])
+        let reports = LockedBox([DataError]())
+        let repository = CacheRepository(
+            main: main,
+            cache: FileDataSource<Note>(fileURL: url),
+            onCacheFailure: { error in reports.withLock { $0.append(error) } }
+        )
+        #expect(try repository.get(IdQuery("ada")).get() == ada)
+        #expect(main.calls == ["get"])
+        #expect(reports.withLock { $0.map(\.code) } == [.corruptStore])
+        #expect(try Data(contentsOf: url) == Data("garbage".utf8))
     }
 
+    // Changed by "Data you can trust": values merely in the cache make no list, so the list read asks the main
+    // source.
     @Test func readsDefaultToCacheSync() throws {
         try cache.seed(ada)
         try main.seed(grace)
         #expect(try repository().get(IdQuery("ada")).get() == ada)
-        #expect(try repository().getAll(AllObjectsQuery()).get() == [ada])
         #expect(main.calls == [])
+        #expect(try repository().getAll(AllObjectsQuery()).get() == [grace])
+        #expect(main.calls == ["getAll"])
     }
-}
-
-/// A main source that understands a query of its own, as a search endpoint would.
-struct SearchingSource: GetDataSource, PutDataSource, DeleteDataSource {
-    let base: InMemoryDataSource<Note>
-
-    init(_ base: InMemoryDataSource<Note>) { self.base = base }
-
-    func get(_ query: any Query) -> Response<Note> { base.get(query) }
-    func getAll(_ query: any Query) -> Response<[Note]> {
-        guard let search = query as? TextSearchQuery else { return base.getAll(query) }
-        return base.getAll(FilterQuery<Note> { $0.text.lowercased().contains(search.term) })
-    }
-    func put(_ value: Note) -> Response<Note> { base.put(value) }
-    func putAll(_ values: [Note]) -> Response<[Note]> { base.putAll(values) }
-    func delete(_ query: any Query) -> Response<Void> { base.delete(query) }
-    func deleteAll(_ query: any Query) -> Response<Void> { base.deleteAll(query) }
 }

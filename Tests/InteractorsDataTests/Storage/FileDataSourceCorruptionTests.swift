@@ -35,7 +35,7 @@ import Testing
             #expect(error.description.contains(url.path))
         }
         #expect(try Data(contentsOf: url) == original)
-        #expect(try directory.fileNames() == ["notes.json"])
+        #expect(try directory.fileNames() == ["notes.json", "notes.json.lock"])
     }
 
     @Test func aFileDamagedAfterItWasReadIsNoticed() throws {

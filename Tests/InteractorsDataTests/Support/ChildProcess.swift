@@ -17,6 +17,7 @@ final class ChildProcess: Sendable {
     private let lineArrived = DispatchSemaphore(value: 0)
     private let exited = DispatchSemaphore(value: 0)
     private let errors = LockedBox("")
+    private let errorsClosed = DispatchSemaphore(value: 0)
 
     init(executable: URL, arguments: [String]) throws {
         process.executableURL = executable
@@ -43,9 +44,10 @@ final class ChildProcess: Sendable {
             lines.withLock { $0.closed = true }
             lineArrived.signal()
         }
-        Thread.detachNewThread { [errors] in
+        Thread.detachNewThread { [errors, errorsClosed] in
             let data = errorOutput.fileHandleForReading.readDataToEndOfFile()
             errors.withLock { $0 = String(decoding: data, as: UTF8.self) }
+            errorsClosed.signal()
         }
     }
 
@@ -54,6 +56,12 @@ final class ChildProcess: Sendable {
 
     /// What the child printed on standard error (complete once it has exited).
     var errorOutput: String { errors.withLock { $0 } }
+
+    /// Waits for the child's standard error to close (it has exited) and answers everything printed there.
+    func completeErrorOutput(guardSeconds: Double = 30) -> String {
+        if errorsClosed.wait(timeout: .now() + guardSeconds) == .success { errorsClosed.signal() }
+        return errorOutput
+    }
 
     /// Waits for a line that `matches`; returns it, or nil if the guard ran out or the output closed first.
     func waitForLine(guardSeconds: Double = 30, where matches: (String) -> Bool) -> String? {

@@ -1,7 +1,13 @@
 // Foundation's Process, which these need, exists on macOS and Linux only (not on iOS, tvOS, watchOS, visionOS).
 #if os(macOS) || os(Linux)
 import Foundation
+import Interactors
+import InteractorsData
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// The python REST fixture (Fixtures/rest_server.py) on 127.0.0.1, on a port the system chose. Needs python3.
 final class RESTServer: Sendable {
@@ -34,6 +40,41 @@ final class RESTServer: Sendable {
     /// Waits for the server to print `line`; false if the guard ran out.
     func waitFor(_ line: String) -> Bool {
         child.waitForLine { $0 == line } != nil
+    }
+
+    /// A request as the server received it, before any decoding.
+    struct Received: Decodable, Sendable, CustomStringConvertible {
+        let method: String
+        /// The path as it was on the wire, still percent-encoded.
+        let path: String
+        /// The query as it was on the wire, still percent-encoded.
+        let query: String
+        /// Header names in lower case.
+        let headers: [String: String]
+        /// Every header name as sent, repeats included.
+        let headerNames: [String]
+        let body: String
+
+        enum CodingKeys: String, CodingKey {
+            case method, path, query, headers, body
+            case headerNames = "header_names"
+        }
+
+        var description: String { "\(method) \(path)\(query.isEmpty ? "" : "?" + query)" }
+    }
+
+    /// Every request the server received so far, in arrival order (the recording's own requests aside).
+    func received() throws -> [Received] {
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        let request = URLRequest(url: baseURL.appendingPathComponent("__requests"))
+        let (data, _) = try session.response(for: request).get(timeout: .seconds(30))
+        return try JSONDecoder().decode([Received].self, from: data)
+    }
+
+    /// The first line of every request received so far: `"DELETE /books/a%2Fb"`.
+    func requestLines() throws -> [String] {
+        try received().map(\.description)
     }
 }
 

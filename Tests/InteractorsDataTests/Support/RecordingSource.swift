@@ -36,6 +36,11 @@ final class RecordingSource: GetDataSource, PutDataSource, DeleteDataSource {
         _ = try store.putAll(notes).get()
     }
 
+    /// Removes the value with `id` directly, without recording a call: another client's delete.
+    func remove(_ id: String) throws {
+        try store.delete(IdQuery(id)).get()
+    }
+
     /// What the source holds, read directly.
     var contents: [Note] { (try? store.getAll(AllObjectsQuery()).get()) ?? [] }
 

@@ -1,18 +1,19 @@
 extension BenchmarkCase {
     /// Every case, in table order. A new case is one file in `Cases/` and one line here.
-    static let all: [BenchmarkCase] = [
-        .createObserveSettle,
-        .settleThenObserve,
-        .crossThreadGet,
-        .crossThreadGetLoaded,
-        .manyPendingSettledElsewhere,
-        .manyPendingOnOneThread,
-        .rawAsyncFloor,
-        .dispatchDeliveryOneHandler,
-        .dispatchDeliveryTenHandlers,
-        .mapChain,
-        .allOfHundred,
-        .servicesBroadcast,
-        .contended,
-    ]
+    static let all: [BenchmarkCase] =
+        [
+            .createObserveSettle,
+            .settleThenObserve,
+            .crossThreadGet,
+            .crossThreadGetLoaded,
+            .manyPendingSettledElsewhere,
+            .manyPendingOnOneThread,
+            .rawAsyncFloor,
+            .dispatchDeliveryOneHandler,
+            .dispatchDeliveryTenHandlers,
+            .mapChain,
+            .allOfHundred,
+            .servicesBroadcast,
+            .contended,
+        ] + BenchmarkCase.stores
 }

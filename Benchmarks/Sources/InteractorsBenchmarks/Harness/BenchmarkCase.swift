@@ -15,13 +15,18 @@ struct BenchmarkCase: Sendable {
     let itemsPerRound: Int?
     /// Which table of the report the row goes in.
     let table: Table
+    /// Timed samples per contender, when not the harness's (31, or 3 in `--quick` mode): for slow cases.
+    let samples: (full: Int, quick: Int)?
+    /// Whether `--quick` mode leaves the case out (the largest stores: CI runs quick mode).
+    let skippedInQuickMode: Bool
     let contenders: [Contender]
     let targets: [Target]
 
-    /// The report's tables: libraries side by side, or the library's lock against others.
+    /// The report's tables: libraries side by side, the library's lock against others, or the data stores.
     enum Table: Sendable {
         case main
         case locks
+        case stores
     }
 
     init(
@@ -31,6 +36,8 @@ struct BenchmarkCase: Sendable {
         quickIterations: Int,
         itemsPerRound: Int? = nil,
         table: Table = .main,
+        samples: (full: Int, quick: Int)? = nil,
+        skippedInQuickMode: Bool = false,
         contenders: [Contender],
         targets: [Target] = []
     ) {
@@ -40,6 +47,8 @@ struct BenchmarkCase: Sendable {
         self.quickIterations = quickIterations
         self.itemsPerRound = itemsPerRound
         self.table = table
+        self.samples = samples
+        self.skippedInQuickMode = skippedInQuickMode
         self.contenders = contenders
         self.targets = targets
     }

@@ -20,7 +20,9 @@ struct Harness {
         let bridging = countsAllocations ? measureBridgingAllocations() : 0
         for benchmark in cases {
             let iterations = quick ? benchmark.quickIterations : benchmark.iterations
-            let sampleCount = benchmark.itemsPerRound == nil ? samples : max(1, samples / 3)
+            let sampleCount =
+                benchmark.samples.map { quick ? $0.quick : $0.full }
+                ?? (benchmark.itemsPerRound == nil ? samples : max(1, samples / 3))
             printProgress("\(benchmark.title): ")
 
             // Warm up every contender once, then take the samples in rounds so drift hits everyone alike.

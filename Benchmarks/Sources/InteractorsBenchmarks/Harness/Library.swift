@@ -10,6 +10,11 @@ enum Library: CaseIterable, Hashable {
     case lockModel
     case oldLockModel
     case pthreadMutexModel
+    /// The stores columns (a table of their own): the data sources, and the raw sqlite3 C API as the floor.
+    case inMemoryStore
+    case fileStore
+    case sqliteStore
+    case rawSQLite
 
     var title: String {
         switch self {
@@ -22,6 +27,10 @@ enum Library: CaseIterable, Hashable {
         case .lockModel: "Lock"
         case .oldLockModel: "old Lock"
         case .pthreadMutexModel: "pthread mutex"
+        case .inMemoryStore: "InMemoryDataSource"
+        case .fileStore: "FileDataSource"
+        case .sqliteStore: "SQLiteDataSource"
+        case .rawSQLite: "raw sqlite3"
         }
     }
 
@@ -30,6 +39,14 @@ enum Library: CaseIterable, Hashable {
 
     /// The columns of the lock table.
     static let lockColumns: [Library] = [.response, .mutexFuture, .lockModel, .oldLockModel, .pthreadMutexModel]
+
+    /// The name in a ratio column's title: "Lock ÷ old Lock", "SQLite ÷ raw sqlite3".
+    var shortTitle: String {
+        self == .sqliteStore ? "SQLite" : title
+    }
+
+    /// The columns of the stores table.
+    static let storeColumns: [Library] = [.inMemoryStore, .fileStore, .sqliteStore, .rawSQLite]
 
     /// The peers `Response` is divided by in the ratio columns.
     static let ratioPeers: [Library] = [.nio, .openCombine, .concurrency, .mutexFuture]

@@ -80,23 +80,20 @@ struct Report {
             }
         }
 
-        let lockCases = cases.filter { $0.table == .locks }
-        if !lockCases.isEmpty {
-            lines.append("")
-            lines.append("Locks: the same minimal future on each lock, `Response` and the mutex future for reference.")
-            lines.append("")
-            var lockHeader = ["Case"] + Library.lockColumns.map(\.title)
-            lockHeader += ["Lock ÷ old Lock", "Lock ÷ pthread mutex", "Target", "Verdict"]
-            lines.append(row(lockHeader))
-            lines.append(row(lockHeader.map { _ in "---" }))
-            for benchmark in lockCases {
-                var cells = [benchmark.title]
-                cells += Library.lockColumns.map { cell(benchmark.id, $0) }
-                cells += [.oldLockModel, .pthreadMutexModel].map { ratio(benchmark.id, .lockModel, to: $0) }
-                cells += verdicts(benchmark.targets)
-                lines.append(row(cells))
-            }
-        }
+        lines += sideTable(
+            .locks,
+            "Locks: the same minimal future on each lock, `Response` and the mutex future for reference.",
+            columns: Library.lockColumns,
+            ratiosOf: .lockModel,
+            to: [.oldLockModel, .pthreadMutexModel]
+        )
+        lines += sideTable(
+            .stores,
+            "Stores: one run, each store holding the row's number of values (`StoreNote`, about 150 bytes of JSON).",
+            columns: Library.storeColumns,
+            ratiosOf: .sqliteStore,
+            to: [.rawSQLite, .fileStore]
+        )
 
         lines.append("")
         lines.append("Cells: median time per operation · allocations per operation (malloc calls, counted).")
@@ -114,6 +111,31 @@ struct Report {
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// A table of its own (locks, stores): `columns` side by side, then `library` divided by each of `peers`.
+    private func sideTable(
+        _ table: BenchmarkCase.Table,
+        _ title: String,
+        columns: [Library],
+        ratiosOf library: Library,
+        to peers: [Library]
+    ) -> [String] {
+        let tableCases = cases.filter { $0.table == table }
+        guard !tableCases.isEmpty else { return [] }
+        var lines = ["", title, ""]
+        var header = ["Case"] + columns.map(\.title)
+        header += peers.map { "\(library.shortTitle) ÷ \($0.title)" } + ["Target", "Verdict"]
+        lines.append(row(header))
+        lines.append(row(header.map { _ in "---" }))
+        for benchmark in tableCases {
+            var cells = [benchmark.title]
+            cells += columns.map { cell(benchmark.id, $0) }
+            cells += peers.map { ratio(benchmark.id, library, to: $0) }
+            cells += verdicts(benchmark.targets)
+            lines.append(row(cells))
+        }
+        return lines
     }
 
     private func row(_ cells: [String]) -> String {

@@ -28,19 +28,24 @@ struct Target: Sendable {
         }
     }
 
-    /// `library`'s time in `caseID`, divided by `reference`'s, is at most `limit` (for rows where the contenders
-    /// are not `Response`).
+    /// `library`'s time in `caseID`, divided by `reference`'s in `referenceCase` (default: the same case), is at
+    /// most `limit` (for rows where the contenders are not `Response`). `referenceName` names the reference in the
+    /// verdict (default: the reference library).
     static func ratio(
         _ caseID: String,
         _ library: Library,
         to reference: Library,
+        in referenceCase: String? = nil,
+        named referenceName: String? = nil,
         atMost limit: Double,
         _ statement: String
     ) -> Target {
         Target(statement: statement) { results in
-            guard let ours = results[caseID, library], let theirs = results[caseID, reference] else { return nil }
+            guard let ours = results[caseID, library], let theirs = results[referenceCase ?? caseID, reference] else {
+                return nil
+            }
             let ratio = ours.nanoseconds / theirs.nanoseconds
-            return Verdict(met: ratio <= limit, detail: "\(format(ratio: ratio)) \(reference.title)")
+            return Verdict(met: ratio <= limit, detail: "\(format(ratio: ratio)) \(referenceName ?? reference.title)")
         }
     }
 

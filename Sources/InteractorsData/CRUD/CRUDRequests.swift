@@ -1,0 +1,140 @@
+public import Interactors
+
+// The typed requests of the six CRUD interactors, so each registers on an `InteractorExecutor` in one line and
+// runs with `executor.execute(GetRequest<Book>(IdQuery("b1")))`. Each carries its query, value or values and the
+// repository operation, defaulted as its interactor's.
+
+/// A request to read the one value a query selects: ``GetInteractor``'s request.
+public struct GetRequest<Value: Identifiable & Sendable>: InteractorRequest where Value.ID: Sendable {
+    /// The value.
+    public typealias Output = Value
+    /// What to read.
+    public var query: any Query
+    /// Which sources to use.
+    public var operation: RepositoryOperation
+
+    /// A request for the value `query` selects, with ``RepositoryOperation/cacheSync`` unless told otherwise.
+    public init(_ query: any Query, operation: RepositoryOperation = .cacheSync) {
+        self.query = query
+        self.operation = operation
+    }
+}
+
+/// A request to read every value a query selects: ``GetAllInteractor``'s request.
+public struct GetAllRequest<Value: Identifiable & Sendable>: InteractorRequest where Value.ID: Sendable {
+    /// The values.
+    public typealias Output = [Value]
+    /// What to read (``AllObjectsQuery`` for everything).
+    public var query: any Query
+    /// Which sources to use.
+    public var operation: RepositoryOperation
+
+    /// A request for the values `query` selects, with ``RepositoryOperation/cacheSync`` unless told otherwise.
+    public init(_ query: any Query, operation: RepositoryOperation = .cacheSync) {
+        self.query = query
+        self.operation = operation
+    }
+}
+
+/// A request to store a value: ``PutInteractor``'s request; it answers with what was stored.
+public struct PutRequest<Value: Identifiable & Sendable>: InteractorRequest where Value.ID: Sendable {
+    /// What was stored.
+    public typealias Output = Value
+    /// The value to store.
+    public var value: Value
+    /// Which sources to use.
+    public var operation: RepositoryOperation
+
+    /// A request to store `value`, with ``RepositoryOperation/mainSync`` unless told otherwise.
+    public init(_ value: Value, operation: RepositoryOperation = .mainSync) {
+        self.value = value
+        self.operation = operation
+    }
+}
+
+/// A request to store values: ``PutAllInteractor``'s request; it answers with what was stored.
+public struct PutAllRequest<Value: Identifiable & Sendable>: InteractorRequest where Value.ID: Sendable {
+    /// What was stored.
+    public typealias Output = [Value]
+    /// The values to store, in order.
+    public var values: [Value]
+    /// Which sources to use.
+    public var operation: RepositoryOperation
+
+    /// A request to store `values`, with ``RepositoryOperation/mainSync`` unless told otherwise.
+    public init(_ values: [Value], operation: RepositoryOperation = .mainSync) {
+        self.values = values
+        self.operation = operation
+    }
+}
+
+/// A request to delete the value a query selects: ``DeleteInteractor``'s request.
+public struct DeleteRequest<Value: Identifiable & Sendable>: InteractorRequest where Value.ID: Sendable {
+    /// Nothing.
+    public typealias Output = Void
+    /// What to delete.
+    public var query: any Query
+    /// Which sources to use.
+    public var operation: RepositoryOperation
+
+    /// A request to delete what `query` selects, with ``RepositoryOperation/mainSync`` unless told otherwise.
+    public init(_ query: any Query, operation: RepositoryOperation = .mainSync) {
+        self.query = query
+        self.operation = operation
+    }
+}
+
+/// A request to delete every value a query selects: ``DeleteAllInteractor``'s request. Deleting everything is
+/// spelled out: `DeleteAllRequest<Book>(AllObjectsQuery())`.
+public struct DeleteAllRequest<Value: Identifiable & Sendable>: InteractorRequest where Value.ID: Sendable {
+    /// Nothing.
+    public typealias Output = Void
+    /// What to delete.
+    public var query: any Query
+    /// Which sources to use.
+    public var operation: RepositoryOperation
+
+    /// A request to delete what `query` selects, with ``RepositoryOperation/mainSync`` unless told otherwise.
+    public init(_ query: any Query, operation: RepositoryOperation = .mainSync) {
+        self.query = query
+        self.operation = operation
+    }
+}
+
+// MARK: - What each request asks of a repository
+
+/// A CRUD request: one repository call.
+protocol RepositoryRequest: InteractorRequest {
+    associatedtype Value: Identifiable & Sendable where Value.ID: Sendable
+    func send(to repository: any Repository<Value>) -> Response<Output>
+}
+
+extension GetRequest: RepositoryRequest {
+    func send(to repository: any Repository<Value>) -> Response<Value> { repository.get(query, operation: operation) }
+}
+
+extension GetAllRequest: RepositoryRequest {
+    func send(to repository: any Repository<Value>) -> Response<[Value]> {
+        repository.getAll(query, operation: operation)
+    }
+}
+
+extension PutRequest: RepositoryRequest {
+    func send(to repository: any Repository<Value>) -> Response<Value> { repository.put(value, operation: operation) }
+}
+
+extension PutAllRequest: RepositoryRequest {
+    func send(to repository: any Repository<Value>) -> Response<[Value]> {
+        repository.putAll(values, operation: operation)
+    }
+}
+
+extension DeleteRequest: RepositoryRequest {
+    func send(to repository: any Repository<Value>) -> Response<Void> { repository.delete(query, operation: operation) }
+}
+
+extension DeleteAllRequest: RepositoryRequest {
+    func send(to repository: any Repository<Value>) -> Response<Void> {
+        repository.deleteAll(query, operation: operation)
+    }
+}

@@ -1,0 +1,110 @@
+public import Foundation
+public import Interactors
+
+/// A data source that keeps, with its values, what a ``CacheRepository`` needs to tell the server's truth: the
+/// lists it stored, by ``CacheKeyQuery/cacheKey``, and when it stored each value and each list. Adopt it in a
+/// cache of your own so that a repository over it survives a restart with its lists and their ages;
+/// ``InMemoryDataSource`` and ``FileDataSource`` adopt it.
+///
+/// A cache that does not adopt it still works: the repository then keeps the lists and times in memory, and
+/// they are gone with it.
+///
+/// What an adopter implements, besides the ``DataSource`` methods:
+/// - ``cachedEntries(_:)``: the values it holds with these ids, each with its stored-at time.
+/// - ``cachedList(forKey:)``: the list stored under a key, with the values it names, or nil.
+/// - ``applyCacheChange(_:)``: one ``CacheChange``, applied as **one transaction**: a reader sees all of it or
+///   none of it, and a change that fails leaves everything as it was. Replacing a list is one such change.
+///
+/// Each read answers from one consistent state. The plain ``DataSource`` methods keep the index consistent too: a
+/// value removed by `delete` or `deleteAll` leaves every list and loses its time, `deleteAll(AllObjectsQuery())`
+/// drops every list, and `put` of a value forgets its stored-at time (nil: not stored by a repository).
+public protocol CacheIndexStore<Value>: GetDataSource, PutDataSource, DeleteDataSource {
+    /// The values with `ids` that the store holds, in the order of `ids`, each with when it was stored.
+    func cachedEntries(_ ids: [Value.ID]) -> Response<[CacheEntry<Value>]>
+
+    /// The list stored under `key`, with the values it names that the store holds; nil if there is none.
+    func cachedList(forKey key: String) -> Response<CachedList<Value>?>
+
+    /// Applies `change` as one transaction; see ``CacheChange`` for its steps.
+    func applyCacheChange(_ change: CacheChange<Value>) -> Response<Void>
+}
+
+/// A value a cache holds, and when a ``CacheRepository`` stored it (nil: unknown, such as a value put straight
+/// into the cache).
+public struct CacheEntry<Value: Sendable>: Sendable {
+    /// The value.
+    public var value: Value
+    /// When the repository stored it.
+    public var storedAt: Date?
+
+    /// An entry for `value`, stored at `storedAt`.
+    public init(value: Value, storedAt: Date?) {
+        self.value = value
+        self.storedAt = storedAt
+    }
+}
+
+/// A list a ``CacheRepository`` stored under a ``CacheKeyQuery/cacheKey``: the ids the main source answered, in
+/// its order, and the values of those ids the cache holds.
+public struct CachedList<Value: Identifiable & Sendable>: Sendable where Value.ID: Sendable {
+    /// When the list was stored.
+    public var storedAt: Date
+    /// The ids, in the main source's order.
+    public var ids: [Value.ID]
+    /// The entries of the ids the cache holds, in list order. Fewer than ``ids`` only if a store lost values
+    /// behind the repository's back; the repository then asks the main source again.
+    public var entries: [CacheEntry<Value>]
+
+    /// A list stored at `storedAt`, of `ids`, with `entries`.
+    public init(storedAt: Date, ids: [Value.ID], entries: [CacheEntry<Value>]) {
+        self.storedAt = storedAt
+        self.ids = ids
+        self.entries = entries
+    }
+}
+
+/// One change of a ``CacheIndexStore``, applied as one transaction, in these steps:
+/// 1. ``removal``: the values it names are removed, their ids leave every list and lose their times
+///    (``Removal-swift.enum/all`` also drops every list).
+/// 2. ``values`` are stored (inserted or replacing by id), each with ``date`` as its stored-at time.
+/// 3. If ``listKey`` is set, the list under it becomes the ids of ``values``, in order, stored at ``date``.
+/// 4. For each key in ``extendedListKeys`` whose list exists, the ids of ``values`` it lacks are appended to it.
+public struct CacheChange<Value: Identifiable & Sendable>: Sendable where Value.ID: Sendable {
+    /// Which values go before the change stores its own.
+    public enum Removal: Sendable {
+        /// None.
+        case nothing
+        /// The values with these ids.
+        case ids([Value.ID])
+        /// Every value not among the change's ``CacheChange/values``: the main source no longer has them.
+        case allOthers
+        /// Every value and every list.
+        case all
+    }
+
+    /// The stored-at time of the values and of the list.
+    public var date: Date
+    /// What is removed first.
+    public var removal: Removal
+    /// The values stored.
+    public var values: [Value]
+    /// The key of the list that becomes the ids of ``values``; nil for none.
+    public var listKey: String?
+    /// The keys of the lists that ``values`` join, if those lists exist.
+    public var extendedListKeys: [String]
+
+    /// A change made at `date`.
+    public init(
+        date: Date,
+        removal: Removal = .nothing,
+        values: [Value] = [],
+        listKey: String? = nil,
+        extendedListKeys: [String] = []
+    ) {
+        self.date = date
+        self.removal = removal
+        self.values = values
+        self.listKey = listKey
+        self.extendedListKeys = extendedListKeys
+    }
+}

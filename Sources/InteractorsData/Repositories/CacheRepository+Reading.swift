@@ -1,0 +1,222 @@
+import Foundation
+public import Interactors
+
+// MARK: Reading, with where the answer came from
+
+extension CacheRepository {
+    /// The one value `query` selects, from the sources `operation` names, with where it came from and when it was
+    /// stored.
+    public func fetch(_ query: any Query, operation: RepositoryOperation = .cacheSync) -> Response<Fetched<Value>> {
+        let report = CacheFailureReport(onCacheFailure)
+        switch operation {
+        case .main:
+            return main.get(query).map { Fetched(value: $0, origin: .main, storedAt: nil) }
+        case .cache:
+            guard let id = (query as? IdQuery<Value.ID>)?.id else {
+                return cache.get(query).map { Fetched(value: $0, origin: .cache, storedAt: nil) }
+            }
+            return cache.cachedEntries([id]).flatMap { [cache] entries in
+                guard let entry = entries.first else {  // the source's own answer: notFound, as it words it
+                    return cache.get(query).map { Fetched(value: $0, origin: .cache, storedAt: nil) }
+                }
+                return Response(value: Fetched(value: entry.value, origin: .cache, storedAt: entry.storedAt))
+            }
+        case .mainSync:
+            return getFromMain(query, report)
+        case .cacheSync:
+            guard let id = (query as? IdQuery<Value.ID>)?.id else { return getFromMain(query, report) }
+            return cache.cachedEntries([id]).then { [self] cached in
+                switch cached {
+                case .success(let entries):
+                    if let entry = entries.first, isFresh(entry) {
+                        return Response(value: Fetched(value: entry.value, origin: .cache, storedAt: entry.storedAt))
+                    }
+                case .failure(let error):
+                    if !Self.isCacheMiss(error) { report.report(error) }  // an unreadable cache is a miss
+                }
+                return getFromMain(query, report)
+            }
+        }
+    }
+
+    /// Every value `query` selects, from the sources `operation` names, with where they came from and when they
+    /// were stored.
+    public func fetchAll(
+        _ query: any Query,
+        operation: RepositoryOperation = .cacheSync
+    ) -> Response<Fetched<[Value]>> {
+        let report = CacheFailureReport(onCacheFailure)
+        switch operation {
+        case .main:
+            return main.getAll(query).map { Fetched(value: $0, origin: .main, storedAt: nil) }
+        case .cache:
+            return cache.getAll(query).map { Fetched(value: $0, origin: .cache, storedAt: nil) }
+        case .mainSync:
+            return getAllFromMain(query, report)
+        case .cacheSync:
+            guard let key = (query as? any CacheKeyQuery)?.cacheKey else { return getAllFromMain(query, report) }
+            return cache.cachedList(forKey: key).then { [self] cached in
+                switch cached {
+                case .success(let list?):
+                    if list.entries.count == list.ids.count, isYoung(list.storedAt), list.entries.allSatisfy(isFresh) {
+                        return Response(
+                            value: Fetched(value: list.entries.map(\.value), origin: .cache, storedAt: list.storedAt)
+                        )
+                    }
+                case .success(nil):
+                    break
+                case .failure(let error):
+                    if !Self.isCacheMiss(error) { report.report(error) }
+                }
+                return getAllFromMain(query, report)
+            }
+        }
+    }
+
+    // MARK: From the main source
+
+    /// `.mainSync` reads, and `.cacheSync` misses: the main source, stored in the cache; the cache when the main
+    /// source cannot answer the query, or is unavailable.
+    private func getFromMain(_ query: any Query, _ report: CacheFailureReport) -> Response<Fetched<Value>> {
+        let id = (query as? IdQuery<Value.ID>)?.id
+        return main.get(query).then { [self] fetched in
+            switch fetched {
+            case .success(let value):
+                let answer = Fetched(value: value, origin: .main, storedAt: nil)
+                return store(CacheChange(date: Date(), values: [value]), report).map { answer }
+            case .failure(let error) where error.isDataError(.notFound):
+                // The main source's word: the value is gone, from the cache too.
+                guard let id else { return Response(error: error) }
+                return store(CacheChange(date: Date(), removal: .ids([id])), report).map { throw error }
+            case .failure(let error) where error.isDataError(.queryNotSupported):
+                return cachedValue(for: query, id: id, origin: .cache, report, otherwise: error)
+            case .failure(let error) where fallback(error):
+                return cachedValue(for: query, id: id, origin: .cacheAfterFailure(error), report, otherwise: error)
+            case .failure(let error):
+                return Response(error: error)
+            }
+        }
+    }
+
+    private func getAllFromMain(_ query: any Query, _ report: CacheFailureReport) -> Response<Fetched<[Value]>> {
+        let key = (query as? any CacheKeyQuery)?.cacheKey
+        return main.getAll(query).then { [self] fetched in
+            switch fetched {
+            case .success(let values):
+                let answer = Fetched(value: values, origin: .main, storedAt: nil)
+                return store(refresh(query, key: key, with: values), report).map { answer }
+            case .failure(let error) where error.isDataError(.queryNotSupported) && key == nil:
+                return cache.getAll(query).then { [self] cached in
+                    switch cached {
+                    case .success(let values): return answer(values, origin: .cache)
+                    case .failure(let cacheError):
+                        report.report(cacheError)
+                        return Response(error: error)
+                    }
+                }
+            case .failure(let error) where fallback(error):
+                return cachedValues(for: query, key: key, after: error, report)
+            case .failure(let error):
+                return Response(error: error)
+            }
+        }
+    }
+
+    /// What the cache stores after the main source answered `values` to `query`.
+    private func refresh(_ query: any Query, key: String?, with values: [Value]) -> CacheChange<Value> {
+        guard let key else { return CacheChange(date: Date(), values: values) }
+        var removal = CacheChange<Value>.Removal.nothing
+        if query is AllObjectsQuery {
+            removal = .allOthers  // everything the main source no longer has
+        } else if let asked = (query as? IdsQuery<Value.ID>)?.ids ?? (query as? IdQuery<Value.ID>).map({ [$0.id] }) {
+            let answered = Set(values.map(\.id))
+            let gone = asked.filter { !answered.contains($0) }
+            if !gone.isEmpty { removal = .ids(gone) }
+        }
+        return CacheChange(date: Date(), removal: removal, values: values, listKey: key)
+    }
+
+    // MARK: From the cache, in the main source's place
+
+    private func cachedValue(
+        for query: any Query,
+        id: Value.ID?,
+        origin: Fetched<Value>.Origin,
+        _ report: CacheFailureReport,
+        otherwise error: any Error
+    ) -> Response<Fetched<Value>> {
+        let lookup: Response<Fetched<Value>?>
+        if let id {
+            lookup = cache.cachedEntries([id]).map { entries in
+                entries.first.map { Fetched(value: $0.value, origin: origin, storedAt: $0.storedAt) }
+            }
+        } else {
+            lookup = cache.get(query).map { Fetched(value: $0, origin: origin, storedAt: nil) }
+        }
+        return standIn(lookup, otherwise: error, report)
+    }
+
+    private func cachedValues(
+        for query: any Query,
+        key: String?,
+        after error: any Error,
+        _ report: CacheFailureReport
+    ) -> Response<Fetched<[Value]>> {
+        let lookup: Response<Fetched<[Value]>?>
+        if let key {
+            lookup = cache.cachedList(forKey: key).map { list in
+                guard let list, list.entries.count == list.ids.count else { return nil }
+                return Fetched(
+                    value: list.entries.map(\.value),
+                    origin: .cacheAfterFailure(error),
+                    storedAt: list.storedAt
+                )
+            }
+        } else {
+            lookup = cache.getAll(query).flatMap { [self] values in
+                values.isEmpty ? Response(value: nil) : answer(values, origin: .cacheAfterFailure(error)).map { $0 }
+            }
+        }
+        return standIn(lookup, otherwise: error, report)
+    }
+
+    /// What the cache found in the main source's place; the main source's `error` if it found nothing or failed
+    /// (a failure other than a miss is reported).
+    private func standIn<T>(
+        _ lookup: Response<Fetched<T>?>,
+        otherwise error: any Error,
+        _ report: CacheFailureReport
+    ) -> Response<Fetched<T>> {
+        lookup.then { found in
+            switch found {
+            case .success(let fetched?):
+                return Response(value: fetched)
+            case .success(nil):
+                return Response(error: error)
+            case .failure(let cacheError):
+                if !Self.isCacheMiss(cacheError) { report.report(cacheError) }
+                return Response(error: error)
+            }
+        }
+    }
+
+    /// `values` from the cache, with the oldest of their stored-at times (nil if one is unknown).
+    private func answer(_ values: [Value], origin: Fetched<[Value]>.Origin) -> Response<Fetched<[Value]>> {
+        cache.cachedEntries(values.map(\.id)).map { entries in
+            let times = entries.map(\.storedAt)
+            let storedAt = times.count == values.count && !times.contains(nil) ? times.compactMap { $0 }.min() : nil
+            return Fetched(value: values, origin: origin, storedAt: storedAt)
+        }.recover { _ in Fetched(value: values, origin: origin, storedAt: nil) }
+    }
+
+    // MARK: Storing
+
+    /// Applies `change` to the cache; a failure is reported, never the operation's: the main source's answer
+    /// stands.
+    func store(_ change: CacheChange<Value>, _ report: CacheFailureReport) -> Response<Void> {
+        cache.applyCacheChange(change).recover { error in
+            if HTTPClient.isCancellation(error) { throw error }
+            report.report(error)
+        }
+    }
+}

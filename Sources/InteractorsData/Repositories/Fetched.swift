@@ -1,0 +1,42 @@
+public import Foundation
+
+/// A value a ``CacheRepository`` read, with where it came from and when it was stored: what a screen needs to
+/// say "offline, last updated 10 minutes ago".
+///
+/// ```swift
+/// let books = try repository.fetchAll(AllObjectsQuery()).get()
+/// switch books.origin {
+/// case .main: hideBanner()
+/// case .cache: break
+/// case .cacheAfterFailure(let error): showBanner("Offline (\(error)), last updated \(books.storedAt!)")
+/// }
+/// ```
+public struct Fetched<Value: Sendable>: Sendable {
+    /// Which source answered.
+    public enum Origin: Sendable {
+        /// The main source answered.
+        case main
+        /// The cache answered, as the operation asked (a valid cached value, or ``RepositoryOperation/cache``).
+        case cache
+        /// The main source failed with this error, which the repository's fallback rule accepted, and the cache
+        /// answered instead.
+        case cacheAfterFailure(any Error)
+    }
+
+    /// The value.
+    public let value: Value
+    /// Which source answered.
+    public let origin: Origin
+    /// When the repository stored what the cache answered (for a list, when the list was stored; for several
+    /// values without a list, the oldest of their times); nil when the main source answered, when the time is
+    /// unknown (a value put straight into the cache), and for a `getAll` with ``RepositoryOperation/cache``, which
+    /// asks the cache as it is.
+    public let storedAt: Date?
+
+    /// A value from `origin`, stored at `storedAt`.
+    public init(value: Value, origin: Origin, storedAt: Date?) {
+        self.value = value
+        self.origin = origin
+        self.storedAt = storedAt
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+public import Interactors
+public import InteractorsData
+
+/// A collection kept in one table of a ``SQLiteDatabase``: for anything beyond a few thousand values, several
+/// processes on one file, or changes to observe.
+///
+/// ```swift
+/// let database = try SQLiteDatabase(fileURL: appSupport.appendingPathComponent("app.sqlite"))
+/// let notes = try SQLiteDataSource<Note>(database: database, table: "notes")
+/// _ = try notes.put(Note(id: "n1", text: "Buy milk")).get()
+/// let pinned = try notes.getAll(FilterQuery<Note> { $0.isPinned }).get()
+/// ```
+///
+/// One row per value: its id, its JSON, and when it was stored (see the schema in the InteractorsSQLite
+/// documentation). It answers `IdQuery`, `IdsQuery` (in the query's order), `AllObjectsQuery` (in the order
+/// values were first stored) and `FilterQuery` (evaluated in Swift over the rows), for reads and deletes, like
+/// `InMemoryDataSource`; any other query fails with `queryNotSupported`.
+///
+/// - A write is answered once committed (see ``SQLiteDatabase`` for the writer, durability and reads);
+///   `putAll` and `deleteAll` are each one transaction: a reader sees all of it or none of it, and a value that
+///   does not encode fails the write with `mappingFailed` and stores none of it.
+/// - A read sees every write whose response has succeeded. It runs off the caller's thread and does not wait for
+///   writes still in progress.
+/// - A row that no longer decodes (the model changed) fails the read with `mappingFailed`,
+///   naming the table and the id, or is skipped: see ``UndecodableRows``.
+public final class SQLiteDataSource<Value: Codable & Identifiable & Sendable>: GetDataSource, PutDataSource,
+    DeleteDataSource
+where Value.ID: Codable & Sendable {
+    /// The database the table is in.
+    public let database: SQLiteDatabase
+    /// The table's name.
+    public var table: String { storage.sql.name }
+
+    let storage: SQLiteTable<Value>
+
+    /// A source kept in `table` of `database`, created when missing.
+    ///
+    /// Fails with `storageFailed` for a name that starts with `sqlite_` or `interactors_`
+    /// (reserved), or inside a ``SQLiteDatabase/write(_:)`` body; with `corruptStore` if the
+    /// table exists but is not a table this source keeps (another program's); and as ``SQLiteDatabase`` fails when
+    /// the database cannot be written.
+    public init(database: SQLiteDatabase, table: String, undecodableRows: UndecodableRows = .fail) throws(DataError) {
+        let sql = try TableSQL(table: table)
+        try database.writer.runNow { connection throws(DataError) in try sql.create(on: connection) }
+        self.database = database
+        self.storage = SQLiteTable(
+            sql: sql,
+            undecodableRows: undecodableRows,
+            location: database.fileURL?.path ?? "an in-memory database"
+        )
+    }
+
+    // MARK: Reading
+
+    /// The one value `query` selects; `notFound` when there is none.
+    public func get(_ query: any Query) -> Response<Value> {
+        database.read { [storage] connection throws(DataError) in try storage.get(query, on: connection) }
+    }
+
+    /// Every value `query` selects, in storage order (`IdsQuery`: in the query's order).
+    public func getAll(_ query: any Query) -> Response<[Value]> {
+        database.read { [storage] connection throws(DataError) in try storage.getAll(query, on: connection) }
+    }
+
+    // MARK: Writing
+
+    /// Stores `value`, replacing any value with its id; answers once committed.
+    public func put(_ value: Value) -> Response<Value> {
+        write("put") { transaction, source in
+            try transaction.put(value, in: source)
+            return value
+        }
+    }
+
+    /// Stores `values`, in order, in one transaction.
+    public func putAll(_ values: [Value]) -> Response<[Value]> {
+        write("putAll") { transaction, source in
+            try transaction.putAll(values, in: source)
+            return values
+        }
+    }
+
+    /// Deletes the value with the `IdQuery`'s id; succeeds if there is none.
+    public func delete(_ query: any Query) -> Response<Void> {
+        write("delete") { transaction, source in try transaction.delete(query, in: source) }
+    }
+
+    /// Deletes every value `query` selects, in one transaction.
+    public func deleteAll(_ query: any Query) -> Response<Void> {
+        write("deleteAll") { transaction, source in try transaction.deleteAll(query, in: source) }
+    }
+
+    /// Queues `body` on the database's writer; refused at once inside one of its write bodies.
+    private func write<T: Sendable>(
+        _ operation: String,
+        _ body: @escaping @Sendable (SQLiteTransaction, SQLiteDataSource) throws -> T
+    ) -> Response<T> {
+        if let refusal = database.refusalInsideWrite("\(storage.sourceName).\(operation)") {
+            return Response(error: refusal)
+        }
+        return database.writer.enqueue { [self] transaction in try body(transaction, self) }
+    }
+}

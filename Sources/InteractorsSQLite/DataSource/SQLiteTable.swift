@@ -1,0 +1,147 @@
+import Foundation
+import InteractorsData
+
+/// How a ``SQLiteDataSource`` reads and writes its table: queries planned as row selections, values encoded to
+/// and decoded from JSON, undecodable rows failed or skipped.
+struct SQLiteTable<Value: Codable & Identifiable & Sendable>: Sendable where Value.ID: Codable & Sendable {
+    let sql: TableSQL
+    let undecodableRows: UndecodableRows
+    /// The source's name in messages: "SQLiteDataSource<Note> (table notes in /path/app.sqlite)".
+    let sourceName: String
+
+    init(sql: TableSQL, undecodableRows: UndecodableRows, location: String) {
+        self.sql = sql
+        self.undecodableRows = undecodableRows
+        self.sourceName = "SQLiteDataSource<\(Value.self)> (table \(sql.name) in \(location))"
+    }
+
+    // MARK: Planning queries
+
+    /// What answering `query` reads: which rows, and the condition a decoded value must meet.
+    struct Plan: Sendable {
+        let selection: RowSelection
+        let isIncluded: (@Sendable (Value) -> Bool)?
+    }
+
+    /// The plan for `query`; `queryNotSupported` for a query this source does not answer.
+    func plan(_ query: any Query) throws(DataError) -> Plan {
+        if query is AllObjectsQuery { return Plan(selection: .all, isIncluded: nil) }
+        if let query = query as? IdQuery<Value.ID> {
+            return Plan(selection: .keys([try key(query.id)]), isIncluded: nil)
+        }
+        if let query = query as? IdsQuery<Value.ID> {
+            var keys: [SQLiteKey] = []
+            for id in query.ids { keys.append(try key(id)) }
+            return Plan(selection: .keys(keys), isIncluded: nil)
+        }
+        if let query = query as? FilterQuery<Value> { return Plan(selection: .all, isIncluded: query.isIncluded) }
+        throw .queryNotSupported(query, by: sourceName)
+    }
+
+    private func key(_ id: Value.ID) throws(DataError) -> SQLiteKey {
+        try SQLiteKey(id, table: sql.name)
+    }
+
+    // MARK: Reading
+
+    /// Every value `query` selects.
+    func getAll(_ query: any Query, on connection: SQLiteConnection) throws(DataError) -> [Value] {
+        let plan = try plan(query)
+        return try values(plan, from: sql.rows(plan.selection, on: connection))
+    }
+
+    /// The values of `rows` that `plan` keeps, decoded.
+    func values(_ plan: Plan, from rows: [StoredRow]) throws(DataError) -> [Value] {
+        let decoded = try decode(rows)
+        guard let isIncluded = plan.isIncluded else { return decoded }
+        return decoded.filter(isIncluded)
+    }
+
+    /// The first value `query` selects; `notFound` when there is none.
+    func get(_ query: any Query, on connection: SQLiteConnection) throws(DataError) -> Value {
+        guard let first = try getAll(query, on: connection).first else { throw .notFound(query, in: sourceName) }
+        return first
+    }
+
+    private func decode(_ rows: [StoredRow]) throws(DataError) -> [Value] {
+        let decoder = JSONDecoder()
+        var values: [Value] = []
+        values.reserveCapacity(rows.count)
+        for row in rows {
+            do {
+                values.append(try decoder.decode(Value.self, from: row.json))
+            } catch {
+                let problem = "row \(row.key) of \(sourceName) does not decode as \(Value.self)"
+                switch undecodableRows {
+                case .fail:
+                    throw DataError(code: .mappingFailed, message: problem, underlying: error)
+                case .skip:
+                    UndecodableRows.reportOnce(problem, error: error)
+                }
+            }
+        }
+        return values
+    }
+
+    // MARK: Writing (on the writer, inside a transaction)
+
+    /// Stores `values` in order, each replacing the row with its id (and keeping that row's position). A value
+    /// that does not encode fails with `mappingFailed` before anything is written.
+    func put(_ values: [Value], on connection: SQLiteConnection) throws(DataError) {
+        let encoder = JSONEncoder()
+        var rows: [StoredRow] = []
+        rows.reserveCapacity(values.count)
+        for value in values {
+            let key = try key(value.id)
+            do {
+                rows.append(StoredRow(key: key, json: try encoder.encode(value)))
+            } catch {
+                throw DataError(
+                    code: .mappingFailed,
+                    message: "cannot encode \(Value.self) with id \(key) for \(sourceName)",
+                    underlying: error
+                )
+            }
+        }
+        let storedAt = Date().timeIntervalSince1970
+        for row in rows {
+            try connection.withStatement(sql.upsert) { statement throws(DataError) in
+                statement.bind(row.key, at: 1)
+                statement.bind(utf8: row.json, at: 2)
+                statement.bind(storedAt, at: 3)
+                try statement.run()
+            }
+        }
+    }
+
+    /// Deletes the row of an `IdQuery`'s id, if there is one.
+    func delete(_ query: any Query, on connection: SQLiteConnection) throws(DataError) {
+        guard let query = query as? IdQuery<Value.ID> else { throw .queryNotSupported(query, by: sourceName) }
+        try delete([key(query.id)], on: connection)
+    }
+
+    /// Deletes every row `query` selects. A `FilterQuery` is evaluated over the decoded rows.
+    func deleteAll(_ query: any Query, on connection: SQLiteConnection) throws(DataError) {
+        let plan = try plan(query)
+        switch (plan.selection, plan.isIncluded) {
+        case (.all, nil):
+            try connection.withStatement(sql.deleteEverything) { statement throws(DataError) in try statement.run() }
+        case (.keys(let keys), _):
+            try delete(keys, on: connection)
+        case (.all, .some):
+            let matches = try values(plan, from: sql.rows(.all, on: connection))
+            var keys: [SQLiteKey] = []
+            for value in matches { keys.append(try key(value.id)) }
+            try delete(keys, on: connection)
+        }
+    }
+
+    private func delete(_ keys: [SQLiteKey], on connection: SQLiteConnection) throws(DataError) {
+        for key in keys {
+            try connection.withStatement(sql.deleteOne) { statement throws(DataError) in
+                statement.bind(key, at: 1)
+                try statement.run()
+            }
+        }
+    }
+}

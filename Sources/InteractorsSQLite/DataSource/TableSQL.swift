@@ -1,0 +1,127 @@
+import Foundation
+import InteractorsData
+
+/// A source's table and the statements that read and write it.
+///
+/// The schema, one row per value:
+///
+/// ```sql
+/// CREATE TABLE "notes" (
+///     position INTEGER PRIMARY KEY,   -- the rowid: values keep the order they were first stored in
+///     id BLOB NOT NULL UNIQUE,        -- the id's key (see SQLiteKey); BLOB affinity keeps text as text, integers as integers
+///     value TEXT NOT NULL,            -- the value's JSON
+///     stored_at REAL NOT NULL         -- when it was last stored, in seconds since 1970
+/// )
+/// ```
+///
+/// Names starting `sqlite_` are SQLite's and names starting `interactors_` are kept for the library's own tables
+/// (the cache's lists and times), so neither can be a source's table.
+struct TableSQL: Sendable {
+    /// The table's name as the app gave it.
+    let name: String
+    let create: String
+    let upsert: String
+    let selectAll: String
+    let selectOne: String
+    let deleteOne: String
+    let deleteEverything: String
+
+    /// The columns every source's table has (it may have more).
+    static let columns = ["position", "id", "value", "stored_at"]
+
+    init(table name: String) throws(DataError) {
+        let lowercased = name.lowercased()
+        guard !name.isEmpty, !lowercased.hasPrefix("sqlite_"), !lowercased.hasPrefix("interactors_"),
+            !name.contains("\0")
+        else {
+            throw .misuse(
+                "\"\(name)\" cannot be a table name: names starting sqlite_ or interactors_ are reserved, and a name "
+                    + "must not be empty"
+            )
+        }
+        let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        self.name = name
+        self.create = """
+            CREATE TABLE IF NOT EXISTS \(quoted) (position INTEGER PRIMARY KEY, id BLOB NOT NULL UNIQUE, \
+            value TEXT NOT NULL, stored_at REAL NOT NULL)
+            """
+        self.upsert = """
+            INSERT INTO \(quoted) (id, value, stored_at) VALUES (?1, ?2, ?3) \
+            ON CONFLICT (id) DO UPDATE SET value = excluded.value, stored_at = excluded.stored_at
+            """
+        self.selectAll = "SELECT id, value FROM \(quoted) ORDER BY position"
+        self.selectOne = "SELECT id, value FROM \(quoted) WHERE id = ?1"
+        self.deleteOne = "DELETE FROM \(quoted) WHERE id = ?1"
+        self.deleteEverything = "DELETE FROM \(quoted)"
+    }
+
+    // MARK: Reading rows
+
+    /// The rows `selection` names, as stored: every row in storage order, or the rows of some keys in their
+    /// order (a key asked twice answers twice; a missing key answers nothing), all from one commit.
+    func rows(_ selection: RowSelection, on connection: SQLiteConnection) throws(DataError) -> [StoredRow] {
+        switch selection {
+        case .all:
+            return try connection.withStatement(selectAll) { statement throws(DataError) in
+                var rows: [StoredRow] = []
+                while try statement.step() {
+                    rows.append(StoredRow(key: statement.key(at: 0), json: statement.utf8Data(at: 1)))
+                }
+                return rows
+            }
+        case .keys(let keys) where keys.count == 1:
+            return try row(keys[0], on: connection).map { [$0] } ?? []
+        case .keys(let keys):
+            // Several statements: one read transaction, so that they all see the same commit.
+            return try connection.reading { () throws(DataError) in
+                var rows: [StoredRow] = []
+                rows.reserveCapacity(keys.count)
+                for key in keys {
+                    if let row = try row(key, on: connection) { rows.append(row) }
+                }
+                return rows
+            }
+        }
+    }
+
+    private func row(_ key: SQLiteKey, on connection: SQLiteConnection) throws(DataError) -> StoredRow? {
+        try connection.withStatement(selectOne) { statement throws(DataError) in
+            statement.bind(key, at: 1)
+            return try statement.step() ? StoredRow(key: key, json: statement.utf8Data(at: 1)) : nil
+        }
+    }
+
+    // MARK: Creating
+
+    /// Creates the table if it is missing, and checks that an existing one is a source's table.
+    func create(on connection: SQLiteConnection) throws(DataError) {
+        try connection.execute(create)
+        let found = try connection.withStatement("SELECT name FROM pragma_table_info(?1)") {
+            statement throws(DataError) in
+            statement.bind(.text(name), at: 1)
+            var names: [String] = []
+            while try statement.step() { names.append(statement.text(at: 0)) }
+            return names
+        }
+        // Columns a later version adds (`ALTER TABLE … ADD COLUMN`) do not make it another program's table.
+        guard Set(found).isSuperset(of: Self.columns) else {
+            throw DataError(
+                code: .corruptStore,
+                message: "table \(name) in \(connection.location) is not a table SQLiteDataSource keeps (its columns "
+                    + "are \(found.joined(separator: ", "))); it was left as it is"
+            )
+        }
+    }
+}
+
+/// Which rows of a table a read needs: all of them, or those of some keys, in order.
+enum RowSelection: Hashable, Sendable {
+    case all
+    case keys([SQLiteKey])
+}
+
+/// A row as stored: its key and its value's JSON, not yet decoded.
+struct StoredRow: Sendable {
+    let key: SQLiteKey
+    let json: Data
+}

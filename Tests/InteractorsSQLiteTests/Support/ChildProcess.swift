@@ -1,0 +1,1 @@
+../../InteractorsDataTests/Support/ChildProcess.swift

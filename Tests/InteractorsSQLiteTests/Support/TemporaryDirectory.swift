@@ -1,0 +1,1 @@
+../../InteractorsDataTests/Support/TemporaryDirectory.swift

@@ -1,0 +1,1 @@
+../../InteractorsDataTests/Support/Threads.swift

@@ -1,0 +1,83 @@
+// A second process for the SQLite store's tests: it opens the same database file through SQLiteDataSource.
+//   write <file> <prefix> <n>      puts n notes one by one, printing "put <i>" after each, then "done"
+//   batches <file>                 puts batches of 10 notes (one putAll each) until killed, printing "batch <b>"
+//   hold <file> <milliseconds>     opens a write transaction, puts 50 notes in it, prints "holding", waits that
+//                                  long (0: until killed), then commits and prints "committed"
+//   read <file>                    prints "count <n>"
+// A failure prints "error <DataError code>: <message>" and exits with status 1.
+// Foundation's Process, which starts this, exists on macOS and Linux only.
+#if os(macOS) || os(Linux)
+import Foundation
+import Interactors
+import InteractorsData
+import InteractorsSQLite
+
+struct Note: Codable, Identifiable, Sendable {
+    var id: String
+    var text: String
+    var revision = 0
+}
+
+func say(_ line: String) {
+    // Unbuffered, so the test sees each line at once, even if it kills this process right after.
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+func fail(_ error: any Error) -> Never {
+    if let error = error as? DataError {
+        say("error \(error.code): \(error.message)")
+    } else {
+        say("error \(error)")
+    }
+    exit(1)
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 3 else {
+    say("usage: SQLiteStoreFixture write|batches|hold|read <file> [arguments]")
+    exit(2)
+}
+
+do {
+    let database = try SQLiteDatabase(fileURL: URL(fileURLWithPath: arguments[2]))
+    let notes = try SQLiteDataSource<Note>(database: database, table: "notes")
+    switch arguments[1] {
+    case "write":
+        let prefix = arguments[3]
+        for index in 0..<(Int(arguments[4]) ?? 0) {
+            _ = try notes.put(Note(id: "\(prefix)-\(index)", text: "written by a child")).get()
+            say("put \(index)")
+        }
+        say("done")
+    case "batches":
+        var batch = 0
+        while true {
+            let values = (0..<10).map { Note(id: "batch-\(batch)-\($0)", text: "in batch \(batch)") }
+            _ = try notes.putAll(values).get()
+            say("batch \(batch)")
+            batch += 1
+        }
+    case "hold":
+        let milliseconds = Int(arguments[3]) ?? 0
+        try database.write { transaction in
+            try transaction.putAll((0..<50).map { Note(id: "held-\($0)", text: "never committed") }, in: notes)
+            say("holding")
+            if milliseconds == 0 {
+                DispatchSemaphore(value: 0).wait()
+            } else {
+                usleep(UInt32(milliseconds) * 1_000)
+            }
+        }.get()
+        say("committed")
+    case "read":
+        say("count \(try notes.getAll(AllObjectsQuery()).get().count)")
+    default:
+        say("unknown mode \(arguments[1])")
+        exit(2)
+    }
+} catch {
+    fail(error)
+}
+#else
+print("SQLiteStoreFixture runs where Foundation's Process does: macOS and Linux")
+#endif

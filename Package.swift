@@ -81,8 +81,11 @@ let package = Package(
             name: "DocumentationTests",
             dependencies: [
                 "Interactors", "InteractorsTestKit", "InteractorsPresentation", "InteractorsData", "InteractorsSQLite",
+                "TopLevelServer",
             ]
         ),
+        // The article's async server block as an executable's top-level code, which DocumentationTests runs.
+        .executableTarget(name: "TopLevelServer", dependencies: ["Interactors"], path: "Tests/TopLevelServer"),
     ],
     swiftLanguageModes: [.v6]
 )

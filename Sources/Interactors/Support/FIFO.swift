@@ -21,6 +21,12 @@ package struct FIFO<Element> {
         slots.append(element)
     }
 
+    /// Removes and returns the first element if `isTaken` says so; `nil`, leaving the queue as it is, otherwise.
+    package mutating func popFirst(if isTaken: (Element) -> Bool) -> Element? {
+        guard head < slots.count, isTaken(slots[head]!) else { return nil }
+        return popFirst()
+    }
+
     @inlinable
     package mutating func popFirst() -> Element? {
         guard head < slots.count else { return nil }

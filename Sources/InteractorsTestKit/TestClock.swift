@@ -8,9 +8,13 @@ import Interactors
 /// @Test func theProfileGivesUpAfterThirtySeconds() async throws {
 ///     let clock = TestClock()
 ///     let profiles = InteractorSpy<ProfileRequest, Profile>()   // leaves the call pending
-///     let probe = ResponseProbe(profiles.execute(ProfileRequest(userID: 7)).timeout(after: .seconds(30), clock: clock))
+///     let probe = ResponseProbe(
+///         profiles.execute(ProfileRequest(userID: 7)).timeout(after: .seconds(30), clock: clock)
+///     )
 ///
-///     await clock.advance(by: .seconds(30))
+///     await clock.advance(by: .seconds(29))
+///     #expect(!probe.isDone)
+///     await clock.advance(by: .seconds(1))
 ///     #expect(try await probe.error(timeout: .seconds(5)) as? ResponseError == .timedOut)
 /// }
 /// ```
@@ -169,10 +173,12 @@ public final class TestClock: Clock, Sendable {
             "TestClock.advance(by:): the duration is \(duration); a clock never goes back, advance by zero or more"
         )
         await letPendingWorkRun()
-        resume(state.modify { state in
-            state.now = state.now.advanced(by: duration)
-            return state.takeDue()
-        })
+        resume(
+            state.modify { state in
+                state.now = state.now.advanced(by: duration)
+                return state.takeDue()
+            }
+        )
     }
 
     /// Moves the clock to `deadline` and resumes every sleep now due, earliest deadline first, without waiting
@@ -211,10 +217,12 @@ public final class TestClock: Clock, Sendable {
             guard !Task.isCancelled else { return }
             let next = state.value.sleepers.map(\.deadline).min()
             guard let next else { return }
-            resume(state.modify { state in
-                state.now = max(state.now, next)
-                return state.takeDue()
-            })
+            resume(
+                state.modify { state in
+                    state.now = max(state.now, next)
+                    return state.takeDue()
+                }
+            )
             await waitForWokenTasks()
         }
         preconditionFailure(

@@ -107,7 +107,10 @@ import Testing
         await clock.run()
         try await ticks.value
         #expect(clock.now.offset == .seconds(15))
-        #expect(try await clock.deadlines(count: 5, timeout: .zero).map(\.offset) == [1, 3, 6, 10, 15].map(Duration.seconds))
+        #expect(
+            try await clock.deadlines(count: 5, timeout: .zero).map(\.offset)
+                == [1, 3, 6, 10, 15].map(Duration.seconds)
+        )
     }
 
     @Test func runWithNothingSleepingReturnsAtOnce() async {
@@ -171,7 +174,9 @@ import Testing
             await clock.advance(to: start)
         }
         let message = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
-        #expect(message.contains("TestClock.advance(to:): the instant is -5.0 seconds from now; a clock never goes back"))
+        #expect(
+            message.contains("TestClock.advance(to:): the instant is -5.0 seconds from now; a clock never goes back")
+        )
     }
 }
 

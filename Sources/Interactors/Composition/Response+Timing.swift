@@ -14,6 +14,12 @@ extension Response {
     /// ```swift
     /// let user = api.user(id).timeout(after: .seconds(2))
     /// ```
+    ///
+    /// With a `clock`, the timeout is a sleep on that clock until `clock.now` plus `duration`, read at this call:
+    /// a test passes a `TestClock` and advances it instead of waiting. The sleep runs in a task, where the clock's
+    /// sleeps resume, so this timeout makes no promise of independence from Dispatch's pool or Swift
+    /// Concurrency's; handlers are delivered as above. Settling in time, or cancelling, cancels the sleep. A
+    /// clock whose sleep throws (other than for that cancellation) fails the response with its error.
     public func timeout(
         after duration: Duration,
         clock: (any Clock<Duration>)? = nil,
@@ -52,6 +58,11 @@ extension Response {
     /// ```swift
     /// let banner = showBanner().delay(by: .seconds(3)).flatMap { hideBanner() }
     /// ```
+    ///
+    /// With a `clock`, the wait is a sleep on that clock until `clock.now` plus `duration`, read when this one
+    /// settles; it runs in a task, and cancelling the delayed response cancels the sleep. A clock whose sleep
+    /// throws (other than for that cancellation) fails the response with its error. Without one, the wait is
+    /// Dispatch's, and the outcome is delivered from a global queue.
     public func delay(
         by duration: Duration,
         clock: (any Clock<Duration>)? = nil,

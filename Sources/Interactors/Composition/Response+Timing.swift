@@ -83,8 +83,8 @@ extension Response {
         }
     }
 
-    /// A response from `attempt`, tried again up to `times` more times while it fails and `shouldRetry` agrees,
-    /// waiting between tries as the policy says: each try is a new response from `attempt`.
+    /// A response from `attempt`, tried again up to `times` more times while it fails and `while:` agrees, waiting
+    /// between tries as the policy says: each try is a new response from `attempt`.
     ///
     /// ```swift
     /// let feed = Response.retry(times: 3, delay: .milliseconds(200)) { api.feed() }
@@ -99,7 +99,7 @@ extension Response {
     /// and jitter spreads the retries of many clients that failed together. The defaults (`backoff: 1`, no cap,
     /// no jitter) wait `delay` every time.
     ///
-    /// `shouldRetry` is asked about each failure while retries remain, on the thread where that attempt failed;
+    /// `while:` is asked about each failure while retries remain, on the thread where that attempt failed;
     /// answering `false` settles with that failure. A `CancellationError` is never retried, nor asked about. By
     /// default every other failure is retried. For HTTP, the usual rule retries what says the server could not be
     /// reached or could not answer: transport errors other than a cancelled request, a `timeout(after:)` that

@@ -213,7 +213,7 @@ import Testing
         await clock.advance(by: .seconds(29))
         #expect(!probe.isDone)
         await clock.advance(by: .seconds(1))
-        #expect(try await probe.error(timeout: .seconds(5)) as? ResponseError == .timedOut)
+        #expect(try await probe.error(timeout: .seconds(60)) as? ResponseError == .timedOut)
     }
 
     struct Feed: Sendable { let posts: Int }
@@ -240,15 +240,15 @@ import Testing
         let refreshed = ResponseProbe(RefreshFeed(executor: executor, clock: clock)())
 
         for (retry, wait) in [1, 2, 4, 8].enumerated() {
-            _ = try await feed.requests(count: retry + 1, timeout: .seconds(5))
+            _ = try await feed.requests(count: retry + 1, timeout: .seconds(60))
             feed.settleNext(withError: FeedError.unavailable)
-            let next = try await clock.deadlines(count: retry + 1, timeout: .seconds(5))[retry]  // the wait began
+            let next = try await clock.deadlines(count: retry + 1, timeout: .seconds(60))[retry]  // the wait began
             #expect(clock.now.duration(to: next) == .seconds(wait))
             await clock.advance(to: next)
         }
-        _ = try await feed.requests(count: 5, timeout: .seconds(5))
+        _ = try await feed.requests(count: 5, timeout: .seconds(60))
         feed.settleNext(with: Feed(posts: 3))
-        #expect(try await refreshed.value(timeout: .seconds(5)).posts == 3)
+        #expect(try await refreshed.value(timeout: .seconds(60)).posts == 3)
         #expect(clock.now.offset == .seconds(15))
     }
 }

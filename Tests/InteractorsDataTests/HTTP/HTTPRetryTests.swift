@@ -74,16 +74,35 @@ import FoundationNetworking
         let clock = TestClock()
         let probe = ResponseProbe(
             Response.retry(times: 1, while: CacheRepository<Note>.serverUnavailable) {
-                client.send(.get("slow", as: Note.self)).timeout(after: .seconds(10), clock: clock)
+                // Answers only after four minutes: the timeout fires first however slow the test machine.
+                client.send(.get("slow", query: [URLQueryItem(name: "seconds", value: "240")], as: Note.self))
+                    .timeout(after: .seconds(10), clock: clock)
             }
         )
         #expect(await waitForServer("slow started"))
-        await clock.advance(by: .seconds(10))
-        #expect(await waitForServer("slow closed"))  // the abandoned request was cancelled
-        #expect(await waitForServer("slow started"))  // and tried again
-        await clock.advance(by: .seconds(10))
+        let first = try await deadline(1, of: clock, whileWaitingFor: probe)
+        await clock.advance(to: first)
+        let second = try await deadline(2, of: clock, whileWaitingFor: probe)  // the retry's own timeout
+        #expect(second == first.advanced(by: .seconds(10)))
+        await clock.advance(to: second)
+
         #expect(try await probe.error(timeout: .seconds(60)) as? ResponseError == .timedOut)
-        #expect(try server.requestLines() == ["GET /slow", "GET /slow"])
+        #expect(await waitForServer("slow closed"))  // an abandoned request is cancelled
+        #expect(try server.requestLines() == ["GET /slow?seconds=240", "GET /slow?seconds=240"])
+    }
+
+    /// The deadline of the `count`th sleep on `clock`; if it does not come, says what `probe` saw.
+    private func deadline(
+        _ count: Int,
+        of clock: TestClock,
+        whileWaitingFor probe: ResponseProbe<Note>
+    ) async throws -> TestClock.Instant {
+        do {
+            return try await clock.deadlines(count: count, timeout: .seconds(60))[count - 1]
+        } catch {
+            Issue.record("\(error); the retried response: \(probe.error.map { "\($0)" } ?? "pending")")
+            throw error
+        }
     }
 
     /// Waits for the server's line on a thread of its own: blocking would hold one of the few threads the clock's

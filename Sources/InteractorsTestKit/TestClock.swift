@@ -209,7 +209,7 @@ public final class TestClock: Clock, Sendable {
     /// from a `DispatchQueue`. `run()` yields to it before looking for sleeps, but cannot know when work on a
     /// queue will get to its sleep: after `run()`, await the outcome rather than assume it is there, or advance
     /// step by step. A timer that restarts itself forever never leaves the clock without a sleep: `run()` stops
-    /// the process with a message after 10,000 advances rather than hang. Cancelling the task that runs the clock
+    /// the process with a message after 1,000 advances rather than hang. Cancelling the task that runs the clock
     /// makes `run()` return after its current advance.
     public func run() async {
         for _ in 0..<Self.longestRun {
@@ -236,7 +236,7 @@ public final class TestClock: Clock, Sendable {
         )
     }
 
-    private static let longestRun = 10_000
+    private static let longestRun = 1_000
 
     private func resume(_ due: [Sleeper]) {
         for sleeper in due { sleeper.continuation.resume() }

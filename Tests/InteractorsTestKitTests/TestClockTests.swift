@@ -123,12 +123,12 @@ import Testing
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let clock = TestClock()
             // Several, so that some sleep is always there, whenever the pool gets to the others.
-            let tickers = (1...4).map { _ in
+            let tickers = (1...2).map { _ in
                 Task {
                     while true { try await clock.sleep(for: .seconds(1)) }
                 }
             }
-            _ = try? await clock.deadlines(count: 4, timeout: .seconds(60))
+            _ = try? await clock.deadlines(count: 2, timeout: .seconds(60))
             await clock.run()
             for ticker in tickers { ticker.cancel() }
         }

@@ -92,7 +92,7 @@ where Value.ID: Codable & Sendable {
     }
 
     /// Queues `body` on the database's writer; refused at once inside one of its write bodies.
-    private func write<T: Sendable>(
+    func write<T: Sendable>(
         _ operation: String,
         _ body: @escaping @Sendable (SQLiteTransaction, SQLiteDataSource) throws -> T
     ) -> Response<T> {

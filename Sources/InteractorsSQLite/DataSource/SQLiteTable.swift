@@ -38,7 +38,7 @@ struct SQLiteTable<Value: Codable & Identifiable & Sendable>: Sendable where Val
         throw .queryNotSupported(query, by: sourceName)
     }
 
-    private func key(_ id: Value.ID) throws(DataError) -> SQLiteKey {
+    func key(_ id: Value.ID) throws(DataError) -> SQLiteKey {
         try SQLiteKey(id, table: sql.name)
     }
 
@@ -64,8 +64,13 @@ struct SQLiteTable<Value: Codable & Identifiable & Sendable>: Sendable where Val
     }
 
     private func decode(_ rows: [StoredRow]) throws(DataError) -> [Value] {
+        try decodeEach(rows).compactMap { $0 }
+    }
+
+    /// Each row's value, in order; nil for a row left out because it does not decode (``UndecodableRows/skip``).
+    func decodeEach(_ rows: [StoredRow]) throws(DataError) -> [Value?] {
         let decoder = JSONDecoder()
-        var values: [Value] = []
+        var values: [Value?] = []
         values.reserveCapacity(rows.count)
         for row in rows {
             do {
@@ -77,6 +82,7 @@ struct SQLiteTable<Value: Codable & Identifiable & Sendable>: Sendable where Val
                     throw DataError(code: .mappingFailed, message: problem, underlying: error)
                 case .skip:
                     UndecodableRows.reportOnce(problem, error: error)
+                    values.append(nil)
                 }
             }
         }
@@ -86,8 +92,14 @@ struct SQLiteTable<Value: Codable & Identifiable & Sendable>: Sendable where Val
     // MARK: Writing (on the writer, inside a transaction)
 
     /// Stores `values` in order, each replacing the row with its id (and keeping that row's position). A value
-    /// that does not encode fails with `mappingFailed` before anything is written.
-    func put(_ values: [Value], on connection: SQLiteConnection) throws(DataError) {
+    /// that does not encode fails with `mappingFailed` before anything is written. Each value's time in the cache
+    /// index becomes `cacheTime` (nil, for a plain put: not stored by a repository).
+    func put(_ values: [Value], cacheTime: Date? = nil, on connection: SQLiteConnection) throws(DataError) {
+        try write(encode(values), cacheTime: cacheTime, on: connection)
+    }
+
+    /// The rows of `values`, encoded; `mappingFailed` for the first that does not encode.
+    func encode(_ values: [Value]) throws(DataError) -> [StoredRow] {
         let encoder = JSONEncoder()
         var rows: [StoredRow] = []
         rows.reserveCapacity(values.count)
@@ -103,12 +115,24 @@ struct SQLiteTable<Value: Codable & Identifiable & Sendable>: Sendable where Val
                 )
             }
         }
+        return rows
+    }
+
+    /// Stores `rows`, each with its time in the cache index (`cacheTime`, or none).
+    func write(_ rows: [StoredRow], cacheTime: Date?, on connection: SQLiteConnection) throws(DataError) {
         let storedAt = Date().timeIntervalSince1970
         for row in rows {
             try connection.withStatement(sql.upsert) { statement throws(DataError) in
                 statement.bind(row.key, at: 1)
                 statement.bind(utf8: row.json, at: 2)
                 statement.bind(storedAt, at: 3)
+                try statement.run()
+            }
+            try connection.withStatement(cacheTime == nil ? CacheIndexSQL.forgetTime : CacheIndexSQL.setTime) {
+                statement throws(DataError) in
+                statement.bind(sql.name, at: 1)
+                statement.bind(row.key, at: 2)
+                if let cacheTime { statement.bind(cacheTime.timeIntervalSince1970, at: 3) }
                 try statement.run()
             }
         }
@@ -125,7 +149,7 @@ struct SQLiteTable<Value: Codable & Identifiable & Sendable>: Sendable where Val
         let plan = try plan(query)
         switch (plan.selection, plan.isIncluded) {
         case (.all, nil):
-            try connection.withStatement(sql.deleteEverything) { statement throws(DataError) in try statement.run() }
+            try deleteEverything(on: connection)
         case (.keys(let keys), _):
             try delete(keys, on: connection)
         case (.all, .some):
@@ -136,10 +160,29 @@ struct SQLiteTable<Value: Codable & Identifiable & Sendable>: Sendable where Val
         }
     }
 
-    private func delete(_ keys: [SQLiteKey], on connection: SQLiteConnection) throws(DataError) {
+    /// Deletes the rows of `keys`, their times, and their places in every list.
+    func delete(_ keys: [SQLiteKey], on connection: SQLiteConnection) throws(DataError) {
         for key in keys {
             try connection.withStatement(sql.deleteOne) { statement throws(DataError) in
                 statement.bind(key, at: 1)
+                try statement.run()
+            }
+            for forget in [CacheIndexSQL.forgetTime, CacheIndexSQL.leaveLists] {
+                try connection.withStatement(forget) { statement throws(DataError) in
+                    statement.bind(sql.name, at: 1)
+                    statement.bind(key, at: 2)
+                    try statement.run()
+                }
+            }
+        }
+    }
+
+    /// Deletes every row, every time and every list.
+    func deleteEverything(on connection: SQLiteConnection) throws(DataError) {
+        try connection.withStatement(sql.deleteEverything) { statement throws(DataError) in try statement.run() }
+        for forget in [CacheIndexSQL.forgetAllTimes, CacheIndexSQL.dropAllLists, CacheIndexSQL.dropAllListItems] {
+            try connection.withStatement(forget) { statement throws(DataError) in
+                statement.bind(sql.name, at: 1)
                 try statement.run()
             }
         }

@@ -25,6 +25,8 @@ struct TableSQL: Sendable {
     let selectOne: String
     let deleteOne: String
     let deleteEverything: String
+    /// The statements of the cache index that name this table.
+    let cacheIndex: CacheIndexSQL
 
     /// The columns every source's table has (it may have more).
     static let columns = ["position", "id", "value", "stored_at"]
@@ -53,6 +55,7 @@ struct TableSQL: Sendable {
         self.selectOne = "SELECT id, value FROM \(quoted) WHERE id = ?1"
         self.deleteOne = "DELETE FROM \(quoted) WHERE id = ?1"
         self.deleteEverything = "DELETE FROM \(quoted)"
+        self.cacheIndex = CacheIndexSQL(table: quoted)
     }
 
     // MARK: Reading rows
@@ -93,21 +96,33 @@ struct TableSQL: Sendable {
 
     // MARK: Creating
 
-    /// Creates the table if it is missing, and checks that an existing one is a source's table.
+    /// Creates the table and the cache index's tables if they are missing, and checks that existing ones are
+    /// tables this library keeps.
     func create(on connection: SQLiteConnection) throws(DataError) {
         try connection.execute(create)
+        try connection.execute(CacheIndexSQL.create)
+        try Self.check(name, has: Self.columns, on: connection)
+        for (table, columns) in CacheIndexSQL.tables.sorted(by: { $0.key < $1.key }) {
+            try Self.check(table, has: columns, on: connection)
+        }
+    }
+
+    /// Fails with `corruptStore` unless `table` has `columns` (columns a later version adds, with `ALTER TABLE …
+    /// ADD COLUMN`, do not make it another program's table).
+    private static func check(_ table: String, has columns: [String], on connection: SQLiteConnection)
+        throws(DataError)
+    {
         let found = try connection.withStatement("SELECT name FROM pragma_table_info(?1)") {
             statement throws(DataError) in
-            statement.bind(.text(name), at: 1)
+            statement.bind(table, at: 1)
             var names: [String] = []
             while try statement.step() { names.append(statement.text(at: 0)) }
             return names
         }
-        // Columns a later version adds (`ALTER TABLE … ADD COLUMN`) do not make it another program's table.
-        guard Set(found).isSuperset(of: Self.columns) else {
+        guard Set(found).isSuperset(of: columns) else {
             throw DataError(
                 code: .corruptStore,
-                message: "table \(name) in \(connection.location) is not a table SQLiteDataSource keeps (its columns "
+                message: "table \(table) in \(connection.location) is not a table SQLiteDataSource keeps (its columns "
                     + "are \(found.joined(separator: ", "))); it was left as it is"
             )
         }

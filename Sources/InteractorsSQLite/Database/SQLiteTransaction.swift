@@ -52,6 +52,11 @@ public final class SQLiteTransaction {
         try perform(on: source) { table, connection throws(DataError) in try table.deleteAll(query, on: connection) }
     }
 
+    /// Applies a cache repository's `change` to `source`'s table and the cache index.
+    func applyCacheChange<Value>(_ change: CacheChange<Value>, in source: SQLiteDataSource<Value>) throws(DataError) {
+        try perform(on: source) { table, connection throws(DataError) in try table.apply(change, on: connection) }
+    }
+
     private func perform<Value>(
         on source: SQLiteDataSource<Value>,
         _ write: (SQLiteTable<Value>, SQLiteConnection) throws(DataError) -> Void

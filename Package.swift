@@ -47,7 +47,11 @@ let package = Package(
         .testTarget(name: "InteractorsTestKitTests", dependencies: ["Interactors", "InteractorsTestKit"]),
         // What the data-layer tests and their child processes share: temporary directories, child processes,
         // threads, the notes they store, the fixtures' output. Not a product.
-        .target(name: "DataTestSupport", dependencies: ["Interactors", "InteractorsData"], path: "Tests/DataTestSupport"),
+        .target(
+            name: "DataTestSupport",
+            dependencies: ["Interactors", "InteractorsData"],
+            path: "Tests/DataTestSupport"
+        ),
         // The data-layer tests start a python3 REST server (Fixtures/rest_server.py) and a child process that
         // opens the same file store (DataStoreFixture). The cache repository's tests run over every store that
         // keeps its index, SQLite's included.

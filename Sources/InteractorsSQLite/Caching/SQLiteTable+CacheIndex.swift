@@ -30,7 +30,9 @@ extension SQLiteTable {
                     statement.bind(sql.name, at: 1)
                     statement.bind(key, at: 2)
                     if try statement.step() {
-                        rows.append(IndexedRow(key: key, json: statement.utf8Data(at: 0), storedAt: statement.double(at: 1)))
+                        rows.append(
+                            IndexedRow(key: key, json: statement.utf8Data(at: 0), storedAt: statement.double(at: 1))
+                        )
                     }
                 }
             }
@@ -139,7 +141,12 @@ extension SQLiteTable {
         for listKey in change.extendedListKeys {
             guard let (nextPosition, present) = try listIDs(listKey, on: connection) else { continue }
             var seen = present
-            try add(rows.map(\.key).filter { seen.insert($0).inserted }, to: listKey, from: nextPosition, on: connection)
+            try add(
+                rows.map(\.key).filter { seen.insert($0).inserted },
+                to: listKey,
+                from: nextPosition,
+                on: connection
+            )
         }
     }
 
@@ -161,7 +168,10 @@ extension SQLiteTable {
     }
 
     /// The position after the last of the list's ids, and those ids; nil if there is no such list.
-    private func listIDs(_ listKey: String, on connection: SQLiteConnection) throws(DataError)
+    private func listIDs(
+        _ listKey: String,
+        on connection: SQLiteConnection
+    ) throws(DataError)
         -> (nextPosition: Int, ids: Set<SQLiteKey>)?
     {
         let exists = try connection.withStatement(CacheIndexSQL.selectList) { statement throws(DataError) in
@@ -183,7 +193,12 @@ extension SQLiteTable {
         }
     }
 
-    private func add(_ keys: [SQLiteKey], to listKey: String, from position: Int, on connection: SQLiteConnection)
+    private func add(
+        _ keys: [SQLiteKey],
+        to listKey: String,
+        from position: Int,
+        on connection: SQLiteConnection
+    )
         throws(DataError)
     {
         for (offset, key) in keys.enumerated() {

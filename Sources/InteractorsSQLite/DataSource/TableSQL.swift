@@ -19,6 +19,9 @@ import InteractorsData
 struct TableSQL: Sendable {
     /// The table's name as the app gave it.
     let name: String
+    /// The name as SQLite compares table names, ASCII letters without case ("Notes" and "notes" are one table):
+    /// what the observers of a table are kept by.
+    let identity: String
     let create: String
     let upsert: String
     let selectAll: String
@@ -43,6 +46,10 @@ struct TableSQL: Sendable {
         }
         let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         self.name = name
+        self.identity = String(
+            decoding: name.utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 },
+            as: UTF8.self
+        )
         self.create = """
             CREATE TABLE IF NOT EXISTS \(quoted) (position INTEGER PRIMARY KEY, id BLOB NOT NULL UNIQUE, \
             value TEXT NOT NULL, stored_at REAL NOT NULL)
@@ -109,7 +116,11 @@ struct TableSQL: Sendable {
 
     /// Fails with `corruptStore` unless `table` has `columns` (columns a later version adds, with `ALTER TABLE …
     /// ADD COLUMN`, do not make it another program's table).
-    private static func check(_ table: String, has columns: [String], on connection: SQLiteConnection)
+    private static func check(
+        _ table: String,
+        has columns: [String],
+        on connection: SQLiteConnection
+    )
         throws(DataError)
     {
         let found = try connection.withStatement("SELECT name FROM pragma_table_info(?1)") {

@@ -15,7 +15,7 @@ public import InteractorsData
 /// body is rolled back and its response fails with that write's error, even if the body caught it.
 public final class SQLiteTransaction {
     let writer: SQLiteWriter
-    /// The tables this write changed, to tell their observers after the commit.
+    /// The tables this write changed (their ``TableSQL/identity``), to tell their observers after the commit.
     private(set) var changedTables: Set<String> = []
     /// The first write that failed: the body is rolled back even if it caught the error.
     private(set) var firstFailure: DataError?
@@ -73,7 +73,7 @@ public final class SQLiteTransaction {
         }
         do {
             try write(source.storage, writer.connection)
-            changedTables.insert(source.table)
+            changedTables.insert(source.storage.sql.identity)
         } catch {
             if firstFailure == nil { firstFailure = error }
             throw error

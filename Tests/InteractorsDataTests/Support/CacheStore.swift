@@ -43,7 +43,10 @@ enum CacheStoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible
         case .file:
             return FileDataSource<Note>(fileURL: directory.file("notes.json"))
         case .sqliteFile:
-            return try SQLiteDataSource<Note>(database: SQLiteDatabase(fileURL: directory.file("notes.sqlite")), table: "notes")
+            return try SQLiteDataSource<Note>(
+                database: SQLiteDatabase(fileURL: directory.file("notes.sqlite")),
+                table: "notes"
+            )
         case .inMemory, .sqliteInMemory:
             return try make().source
         }

@@ -35,7 +35,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "Playground",
-            dependencies: ["Interactors", "InteractorsPresentation", "InteractorsData"],
+            dependencies: ["Interactors", "InteractorsPresentation", "InteractorsData", "InteractorsSQLite"],
             path: "Playground"
         ),
         .testTarget(

@@ -70,6 +70,7 @@ struct SQLiteTable<Value: Codable & Identifiable & Sendable>: Sendable where Val
     /// Each row's value, in order; nil for a row left out because it does not decode (``UndecodableRows/skip``).
     func decodeEach(_ rows: [StoredRow]) throws(DataError) -> [Value?] {
         let decoder = JSONDecoder()
+        if rows.count > 1, let values = Self.decodeTogether(rows, with: decoder) { return values }
         var values: [Value?] = []
         values.reserveCapacity(rows.count)
         for row in rows {
@@ -85,6 +86,24 @@ struct SQLiteTable<Value: Codable & Identifiable & Sendable>: Sendable where Val
                     values.append(nil)
                 }
             }
+        }
+        return values
+    }
+
+    /// The rows' values decoded in one pass, as one JSON array of the rows' texts: JSONDecoder's set-up is paid
+    /// once, not once per row. Nil if any row does not decode, or is not one JSON value (the array would not have
+    /// one element per row): the rows are then decoded one by one, which finds and reports the culprit.
+    private static func decodeTogether(_ rows: [StoredRow], with decoder: JSONDecoder) -> [Value?]? {
+        var array: [UInt8] = []
+        array.reserveCapacity(rows.reduce(1) { $0 + $1.json.count + 1 })
+        array.append(UInt8(ascii: "["))
+        for row in rows {
+            array.append(contentsOf: row.json)
+            array.append(UInt8(ascii: ","))
+        }
+        array[array.count - 1] = UInt8(ascii: "]")
+        guard let values = try? decoder.decode([Value].self, from: Data(array)), values.count == rows.count else {
+            return nil
         }
         return values
     }

@@ -55,12 +55,34 @@ where Value.ID: Codable & Sendable {
 
     /// The one value `query` selects; `notFound` when there is none.
     public func get(_ query: any Query) -> Response<Value> {
-        database.read { [storage] connection throws(DataError) in try storage.get(query, on: connection) }
+        read(query) { [storage] values throws(DataError) in
+            guard let first = values.first else { throw .notFound(query, in: storage.sourceName) }
+            return first
+        }
     }
 
     /// Every value `query` selects, in storage order (`IdsQuery`: in the query's order).
     public func getAll(_ query: any Query) -> Response<[Value]> {
-        database.read { [storage] connection throws(DataError) in try storage.getAll(query, on: connection) }
+        read(query) { values throws(DataError) in values }
+    }
+
+    /// Reads the rows `query` selects, then decodes them once the connection is free again, and answers what
+    /// `answer` makes of the values.
+    private func read<T: Sendable>(
+        _ query: any Query,
+        _ answer: @escaping @Sendable ([Value]) throws(DataError) -> T
+    ) -> Response<T> {
+        let plan: SQLiteTable<Value>.Plan
+        do {
+            plan = try storage.plan(query)
+        } catch {
+            return Response(error: error)
+        }
+        return database.read { [storage] connection throws(DataError) in
+            try storage.sql.rows(plan.selection, on: connection)
+        } decode: { [storage] rows throws(DataError) in
+            try answer(storage.values(plan, from: rows))
+        }
     }
 
     // MARK: Writing

@@ -42,25 +42,13 @@ struct SQLiteTable<Value: Codable & Identifiable & Sendable>: Sendable where Val
         try SQLiteKey(id, table: sql.name)
     }
 
-    // MARK: Reading
-
-    /// Every value `query` selects.
-    func getAll(_ query: any Query, on connection: SQLiteConnection) throws(DataError) -> [Value] {
-        let plan = try plan(query)
-        return try values(plan, from: sql.rows(plan.selection, on: connection))
-    }
+    // MARK: Decoding (off the connection that read the rows)
 
     /// The values of `rows` that `plan` keeps, decoded.
     func values(_ plan: Plan, from rows: [StoredRow]) throws(DataError) -> [Value] {
         let decoded = try decode(rows)
         guard let isIncluded = plan.isIncluded else { return decoded }
         return decoded.filter(isIncluded)
-    }
-
-    /// The first value `query` selects; `notFound` when there is none.
-    func get(_ query: any Query, on connection: SQLiteConnection) throws(DataError) -> Value {
-        guard let first = try getAll(query, on: connection).first else { throw .notFound(query, in: sourceName) }
-        return first
     }
 
     private func decode(_ rows: [StoredRow]) throws(DataError) -> [Value] {

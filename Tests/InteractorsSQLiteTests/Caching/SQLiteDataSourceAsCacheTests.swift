@@ -55,18 +55,6 @@ import Testing
         #expect({ if case .cache = cached.origin { true } else { false } }())
     }
 
-    struct Counter: Codable, Identifiable, Sendable, Equatable {
-        var id: Int
-    }
-
-    struct Cell: Codable, Identifiable, Sendable, Equatable {
-        struct Position: Codable, Hashable, Sendable {
-            var row: Int
-            var column: Int
-        }
-        var id: Position
-    }
-
     @Test func aListWhoseValuesWereLostBehindItsBackIsNotAnsweredFromTheCache() throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("app.sqlite")
@@ -74,10 +62,17 @@ import Testing
         let raw = RawSQLite(url)
         // Ids of every kind, read back from the keys the list keeps.
         try expectListNotWhole(of: [ada, grace], in: database, raw: raw, losing: "'grace'")
-        try expectListNotWhole(of: [Counter(id: 1), Counter(id: 2)], in: database, raw: raw, losing: "2")
+        let counters = [SQLiteKeyTests.Counter(id: 1, count: 0), SQLiteKeyTests.Counter(id: 2, count: 0)]
+        try expectListNotWhole(of: counters, in: database, raw: raw, losing: "2")
+        let uuids = [UUID(), UUID()]
+        let tagged = uuids.map { SQLiteKeyTests.Tagged(id: $0) }
+        try expectListNotWhole(of: tagged, in: database, raw: raw, losing: "'\(uuids[1].uuidString)'")
+        let books = [SQLiteKeyTests.Book(id: .top), SQLiteKeyTests.Book(id: .bottom)]
+        try expectListNotWhole(of: books, in: database, raw: raw, losing: "'bottom'")
+        typealias Cell = SQLiteKeyTests.Cell
         let a1 = Cell.Position(row: 1, column: 1), b2 = Cell.Position(row: 2, column: 2)
         try expectListNotWhole(
-            of: [Cell(id: a1), Cell(id: b2)],
+            of: [Cell(id: a1, formula: ""), Cell(id: b2, formula: "")],
             in: database,
             raw: raw,
             losing: #"'{"column":2,"row":2}'"#

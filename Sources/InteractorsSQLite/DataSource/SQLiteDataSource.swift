@@ -24,6 +24,8 @@ public import InteractorsData
 ///   writes still in progress.
 /// - A row that no longer decodes (the model changed) fails the read with `mappingFailed`,
 ///   naming the table and the id, or is skipped: see ``UndecodableRows``.
+/// - As a `CacheRepository`'s cache it keeps the repository's lists and stored-at times in the database, next to
+///   the values (`CacheIndexStore`), so an app restarted offline finds its last lists and their ages.
 public final class SQLiteDataSource<Value: Codable & Identifiable & Sendable>: GetDataSource, PutDataSource,
     DeleteDataSource
 where Value.ID: Codable & Sendable {

@@ -17,7 +17,8 @@ let package = Package(
         // The futex system call for `Lock` on Linux (Swift cannot call the variadic `syscall`); internal to the
         // package, not a product.
         .target(name: "CInteractorsFutex"),
-        .target(name: "InteractorsTestKit", dependencies: ["Interactors"]),
+        // The test kit's `StoreRecorder` records a presentation `Store`'s states.
+        .target(name: "InteractorsTestKit", dependencies: ["Interactors", "InteractorsPresentation"]),
         .target(name: "InteractorsPresentation", dependencies: ["Interactors"]),
         .target(name: "InteractorsData", dependencies: ["Interactors"]),
         // SQLite from the system: the SDK's `SQLite3` module on Apple platforms, this system library elsewhere.
@@ -44,7 +45,10 @@ let package = Package(
         ),
         // A child process the signal-host tests start and send SIGTERM or SIGINT to.
         .executableTarget(name: "ServiceHostFixture", dependencies: ["Interactors"], path: "Tests/ServiceHostFixture"),
-        .testTarget(name: "InteractorsTestKitTests", dependencies: ["Interactors", "InteractorsTestKit"]),
+        .testTarget(
+            name: "InteractorsTestKitTests",
+            dependencies: ["Interactors", "InteractorsTestKit", "InteractorsPresentation"]
+        ),
         // What the data-layer tests and their child processes share: temporary directories, child processes,
         // threads, the notes they store, the fixtures' output. Not a product.
         .target(
@@ -92,8 +96,11 @@ let package = Package(
             name: "DocumentationTests",
             dependencies: [
                 "Interactors", "InteractorsTestKit", "InteractorsPresentation", "InteractorsData", "InteractorsSQLite",
+                "TopLevelServer",
             ]
         ),
+        // The article's async server block as an executable's top-level code, which DocumentationTests runs.
+        .executableTarget(name: "TopLevelServer", dependencies: ["Interactors"], path: "Tests/TopLevelServer"),
     ],
     swiftLanguageModes: [.v6]
 )

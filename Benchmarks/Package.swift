@@ -20,6 +20,7 @@ let package = Package(
                 .product(name: "Interactors", package: "Interactors"),
                 .product(name: "InteractorsData", package: "Interactors"),
                 .product(name: "InteractorsSQLite", package: "Interactors"),
+                .product(name: "InteractorsPresentation", package: "Interactors"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

@@ -6,34 +6,33 @@ public import Interactors
 ///
 /// ```swift
 /// let probe = ResponseProbe(interactor.execute(request))
-/// #expect(try probe.waitForValue(timeout: .seconds(5)) == expected)
+/// #expect(try await probe.value(timeout: .seconds(5)) == expected)
 /// #expect(probe.deliveries == 1)
 /// ```
 ///
 /// The probe adds one `.immediate` handler to the response when it is made, and records what that handler
-/// receives. The non-blocking properties say what it has received so far.
+/// receives. The non-blocking properties say what it has received so far. In an `async` test, wait with
+/// ``value(timeout:)`` and ``error(timeout:)``, which suspend; ``waitForValue(timeout:)`` and
+/// ``waitForError(timeout:)`` block their thread, for synchronous tests and other callers off Swift
+/// Concurrency's pool (a blocked pool thread is one fewer to run the tasks the response may wait for).
 public final class ResponseProbe<Value: Sendable>: Sendable {
     private struct State {
         var outcome: Result<Value, any Error>?
         var deliveries = 0
-        var waiters: [DispatchSemaphore] = []
     }
 
     private let response: Response<Value>
-    private let state = LockedBox(State())
+    private let state = Watched(State())
 
     /// Starts watching `response`.
     public init(_ response: Response<Value>) {
         self.response = response
         let state = self.state
         response.onResult(on: .immediate) { outcome in
-            let waiters = state.withLock { state -> [DispatchSemaphore] in
+            state.modify { state in
                 state.deliveries += 1
                 if state.outcome == nil { state.outcome = outcome }
-                defer { state.waiters = [] }
-                return state.waiters
             }
-            for waiter in waiters { waiter.signal() }
         }
     }
 
@@ -56,56 +55,88 @@ public final class ResponseProbe<Value: Sendable>: Sendable {
     /// How many times the probe's handler ran: 0 while pending, and 1 once settled, if the response delivers
     /// exactly once, as it must.
     public var deliveries: Int {
-        state.withLock { $0.deliveries }
+        state.value.deliveries
     }
 
-    /// Waits at most `timeout` for the outcome and returns the value; throws the response's error if it
-    /// failed, and a ``ResponseProbeError`` with code ``ResponseProbeError/Code/timedOut`` that names the
-    /// timeout if it did not settle in time.
-    @available(*, noasync, message: "Blocking starves Swift concurrency's threads: use `try await response.value`")
+    // MARK: Waiting, suspended
+
+    /// Waits at most `timeout` for the outcome, suspended (no thread is held), and returns the value; throws the
+    /// response's error if it failed, and a ``ResponseProbeError`` with code ``ResponseProbeError/Code/timedOut``
+    /// that names the timeout if it did not settle in time.
+    ///
+    /// ```swift
+    /// @Test func loadsTheProfile() async throws {
+    ///     let probe = ResponseProbe(interactor.execute(ProfileRequest(userID: 7)))
+    ///     #expect(try await probe.value(timeout: .seconds(5)).name == "ada")
+    /// }
+    /// ```
+    ///
+    /// The probe only watches: the response is not cancelled if the wait times out or its task is cancelled
+    /// (which throws `CancellationError`).
+    public func value(timeout: Duration) async throws -> Value {
+        try await outcome(timeout: timeout).get()
+    }
+
+    /// Waits at most `timeout` for the outcome, suspended, and returns the error it failed with; throws a
+    /// ``ResponseProbeError``, with code ``ResponseProbeError/Code/succeeded`` if the response succeeded, or
+    /// ``ResponseProbeError/Code/timedOut`` if it did not settle in time.
+    public func error(timeout: Duration) async throws -> any Error {
+        try Self.error(in: await outcome(timeout: timeout))
+    }
+
+    private func outcome(timeout: Duration) async throws -> Result<Value, any Error> {
+        try await state.value(timeout: timeout, until: \.outcome) { _ in .timedOut(after: timeout) }
+    }
+
+    // MARK: Waiting, blocked
+
+    /// Waits at most `timeout` for the outcome, blocking this thread, and returns the value; throws the
+    /// response's error if it failed, and a ``ResponseProbeError`` with code ``ResponseProbeError/Code/timedOut``
+    /// that names the timeout if it did not settle in time.
+    ///
+    /// For synchronous tests and threads off Swift Concurrency's pool; in `async` code use
+    /// ``value(timeout:)``.
+    @available(
+        *,
+        noasync,
+        message: "Blocking starves Swift concurrency's threads: use `try await probe.value(timeout:)`"
+    )
     public func waitForValue(timeout: Duration) throws -> Value {
         try waitForOutcome(timeout: timeout).get()
     }
 
-    /// Waits at most `timeout` for the outcome and returns the error it failed with; throws a
-    /// ``ResponseProbeError``, with code ``ResponseProbeError/Code/succeeded`` if the response succeeded, or
-    /// ``ResponseProbeError/Code/timedOut`` if it did not settle in time.
-    @available(*, noasync, message: "Blocking starves Swift concurrency's threads: use `try await response.value`")
+    /// Waits at most `timeout` for the outcome, blocking this thread, and returns the error it failed with;
+    /// throws a ``ResponseProbeError``, with code ``ResponseProbeError/Code/succeeded`` if the response succeeded,
+    /// or ``ResponseProbeError/Code/timedOut`` if it did not settle in time.
+    ///
+    /// For synchronous tests and threads off Swift Concurrency's pool; in `async` code use
+    /// ``error(timeout:)``.
+    @available(
+        *,
+        noasync,
+        message: "Blocking starves Swift concurrency's threads: use `try await probe.error(timeout:)`"
+    )
     public func waitForError(timeout: Duration) throws -> any Error {
-        switch try waitForOutcome(timeout: timeout) {
-        case .failure(let error): return error
-        case .success(let value): throw ResponseProbeError.succeeded(with: value)
-        }
+        try Self.error(in: waitForOutcome(timeout: timeout))
     }
 
     private var outcome: Result<Value, any Error>? {
-        state.withLock { $0.outcome }
+        state.value.outcome
     }
 
     private func waitForOutcome(timeout: Duration) throws(ResponseProbeError) -> Result<Value, any Error> {
-        let deadline = DispatchTime.now() + .nanoseconds(Self.saturatingNanoseconds(timeout))
+        let deadline = deadline(after: timeout)
         // Blocking on the response first lets the library run work queued to the queue this thread is on, in
         // its place, as `get()` does; the probe's own handler runs right after the response settles.
         _ = try? response.get(timeout: timeout)
-        let waiter = DispatchSemaphore(value: 0)
-        let outcome = state.withLock { state -> Result<Value, any Error>? in
-            if state.outcome == nil { state.waiters.append(waiter) }
-            return state.outcome
-        }
-        if let outcome { return outcome }
-        if waiter.wait(timeout: deadline) == .success, let outcome = self.outcome { return outcome }
-        state.withLock { $0.waiters.removeAll { $0 === waiter } }
-        if let outcome = self.outcome { return outcome }
-        throw .timedOut(after: timeout)
+        return try state.wait(until: \.outcome, deadline: deadline) { _ in .timedOut(after: timeout) }
     }
 
-    /// `duration` in nanoseconds, 0 if negative, `Int.max` if longer than that.
-    private static func saturatingNanoseconds(_ duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        guard seconds >= 0 else { return 0 }
-        let (nanoseconds, overflow) = Int(clamping: seconds).multipliedReportingOverflow(by: 1_000_000_000)
-        guard !overflow else { return .max }
-        let (total, overflowAgain) = nanoseconds.addingReportingOverflow(Int(attoseconds / 1_000_000_000))
-        return overflowAgain ? .max : total
+    /// The error `outcome` failed with; ``ResponseProbeError/Code/succeeded`` if it succeeded.
+    private static func error(in outcome: Result<Value, any Error>) throws -> any Error {
+        switch outcome {
+        case .failure(let error): return error
+        case .success(let value): throw ResponseProbeError.succeeded(with: value)
+        }
     }
 }

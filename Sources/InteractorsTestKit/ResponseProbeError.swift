@@ -1,4 +1,5 @@
-/// Why a ``ResponseProbe`` wait did not return what it was asked for.
+/// Why a wait of the test kit did not return what it was asked for: a ``ResponseProbe``'s, an
+/// ``InteractorSpy``'s or a ``StoreRecorder``'s.
 public struct ResponseProbeError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The kind of failure. Extensible: new codes may be added, so don't switch over them exhaustively.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
@@ -11,7 +12,7 @@ public struct ResponseProbeError: Error, Hashable, Sendable, CustomStringConvert
 
         private init(_ kind: Kind) { self.kind = kind }
 
-        /// The response did not settle within the wait's timeout.
+        /// What the wait expected (a response's outcome, requests, states) did not come within its timeout.
         public static let timedOut = Code(.timedOut)
 
         /// ``ResponseProbe/waitForError(timeout:)`` found a response that succeeded.
@@ -29,7 +30,8 @@ public struct ResponseProbeError: Error, Hashable, Sendable, CustomStringConvert
     /// The kind of failure.
     public let code: Code
 
-    /// A sentence for the test log: the timeout that ran out, or the value found instead of an error.
+    /// A sentence for the test log: the timeout that ran out and what came meanwhile, or the value found instead
+    /// of an error.
     public let description: String
 
     /// Makes an error with `code` and `description`.

@@ -13,7 +13,7 @@ struct Benchmarks {
     static func main() {
         let arguments = CommandLine.arguments.dropFirst()
         if arguments.contains("--help") {
-            print("usage: InteractorsBenchmarks [--quick] [--no-allocations] [--filter ID-SUBSTRING]")
+            print("usage: InteractorsBenchmarks [--quick] [--no-allocations] [--filter ID-SUBSTRING[,ID-SUBSTRING...]]")
             return
         }
         let quick = arguments.contains("--quick")
@@ -23,8 +23,8 @@ struct Benchmarks {
 
         var cases = BenchmarkCase.all.filter { !quick || !$0.skippedInQuickMode }
         if let index = arguments.firstIndex(of: "--filter"), arguments.index(after: index) < arguments.endIndex {
-            let wanted = arguments[arguments.index(after: index)]
-            cases = cases.filter { $0.id.contains(wanted) }
+            let wanted = arguments[arguments.index(after: index)].split(separator: ",")
+            cases = cases.filter { benchmark in wanted.contains { benchmark.id.contains($0) } }
         }
         let harness = Harness(samples: quick ? 3 : 31, quick: quick, countsAllocations: countsAllocations)
         let results = harness.run(cases)

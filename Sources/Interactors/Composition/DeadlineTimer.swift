@@ -1,10 +1,12 @@
 import Dispatch
 
-/// Runs jobs at their deadlines on a thread of its own, for `timeout(after:)`.
+/// The library's own thread: runs jobs at their deadlines, for `timeout(after:)`, and hands deliveries that must
+/// not run on the thread that settled them to their queues (see `Response.handOutQueuedHandlers()`).
 ///
-/// Not Dispatch's `asyncAfter`: its timers fire on the global pool, which may be saturated, and a timeout has
-/// to fire near its deadline whatever the pool's state. The jobs must be short and never block: they record
-/// an outcome and leave its delivery to others (see `DeliveryRoute.elsewhere`).
+/// Not Dispatch's `asyncAfter` nor a global queue: the global pool may be saturated, and a timeout has to fire,
+/// and its handlers reach their queues, near its deadline whatever the pool's state. The jobs must be short and
+/// never block or run user code: they record outcomes and schedule handlers on their queues, and leave what runs
+/// user code on the delivering thread (immediate handlers) to others.
 final class DeadlineTimer: Sendable {
     static let shared = DeadlineTimer()
 
@@ -13,8 +15,16 @@ final class DeadlineTimer: Sendable {
         let job: @Sendable () -> Void
     }
 
-    /// Pending entries, latest deadline first, so the next one due is at the end.
-    private let entries = LockedBox<[Entry]>([])
+    private struct Jobs {
+        /// Pending entries, latest deadline first, so the next one due is at the end.
+        var timed: [Entry] = []
+        /// Jobs to run as soon as the thread gets to them, oldest first.
+        var ready = FIFO<@Sendable () -> Void>()
+        /// Whether the thread may be parked: a new ready job must wake it.
+        var isParked = false
+    }
+
+    private let jobs = LockedBox(Jobs())
     private let wakeUp = DispatchSemaphore(value: 0)
 
     private init() {
@@ -26,23 +36,35 @@ final class DeadlineTimer: Sendable {
     /// Runs `job` on the timer's thread once `deadline` has passed.
     func schedule(at deadline: DispatchTime, _ job: @escaping @Sendable () -> Void) {
         let entry = Entry(deadline: deadline.uptimeNanoseconds, job: job)
-        let isNext = entries.withLock { entries in
-            let index = entries.partitioningIndex { $0.deadline < entry.deadline }
-            entries.insert(entry, at: index)
-            return index == entries.count - 1
+        let isNext = jobs.withLock { jobs in
+            let index = jobs.timed.partitioningIndex { $0.deadline < entry.deadline }
+            jobs.timed.insert(entry, at: index)
+            return index == jobs.timed.count - 1
         }
         if isNext { wakeUp.signal() }
+    }
+
+    /// Runs `job` on the timer's thread as soon as it gets to it, after the jobs already waiting.
+    func run(_ job: @escaping @Sendable () -> Void) {
+        let wasParked = jobs.withLock { jobs in
+            jobs.ready.append(job)
+            defer { jobs.isParked = false }
+            return jobs.isParked
+        }
+        if wasParked { wakeUp.signal() }
     }
 
     private func run() -> Never {
         while true {
             let now = DispatchTime.now().uptimeNanoseconds
-            let (due, next) = entries.withLock { entries -> ([Entry], UInt64?) in
-                var due: [Entry] = []
-                while let last = entries.last, last.deadline <= now { due.append(entries.removeLast()) }
-                return (due, entries.last?.deadline)
+            let (due, next) = jobs.withLock { jobs -> ([@Sendable () -> Void], UInt64?) in
+                var due: [@Sendable () -> Void] = []
+                while let job = jobs.ready.popFirst() { due.append(job) }
+                while let last = jobs.timed.last, last.deadline <= now { due.append(jobs.timed.removeLast().job) }
+                jobs.isParked = due.isEmpty
+                return (due, jobs.timed.last?.deadline)
             }
-            for entry in due { entry.job() }
+            for job in due { job() }
             if due.isEmpty {
                 _ = wakeUp.wait(timeout: next.map { DispatchTime(uptimeNanoseconds: $0) } ?? .distantFuture)
             }

@@ -7,6 +7,10 @@ extension Response {
     /// settled within `duration`; timing out releases this one, which is then cancelled unless another consumer
     /// needs it.
     ///
+    /// The timeout fires from a thread of the library's own, which also hands the timed-out response's handlers
+    /// bound for a queue (a `DispatchQueue`, `.main`) to their queues: they run near the deadline even when
+    /// Dispatch's global pool is saturated. Handlers on `.immediate` run on a global queue.
+    ///
     /// ```swift
     /// let user = api.user(id).timeout(after: .seconds(2))
     /// ```
@@ -21,9 +25,11 @@ extension Response {
                 ownedBy: derived
             )
         )
-        // On the library's timer thread, not the global pool, so it fires even when the pool is saturated; the
-        // delivery goes elsewhere, so the timer thread never runs handlers. Weak: a response that settled in
-        // time, and that nobody holds any more, need not live until the deadline.
+        // On the library's timer thread, not the global pool, so it fires even when the pool is saturated. The
+        // timer thread then hands the handlers bound for a queue to their queues itself, so they too run near the
+        // deadline; immediate handlers and stages, which would run user code on it, go to a global queue or a
+        // blocked caller (see `Response+DeliveringElsewhere.swift`). Weak: a response that settled in time, and
+        // that nobody holds any more, need not live until the deadline.
         DeadlineTimer.shared.schedule(at: .now() + duration.dispatchInterval) { [weak derived] in
             derived?.settle(.failure(ResponseError.timedOut), route: .elsewhere)
         }
@@ -63,7 +69,7 @@ extension Response {
     ) -> Response<Value> {
         let retrying = Response(callbackQueue: callbackQueue ?? DefaultCallbackQueue.shared)
         // Linked from the start, before any attempt is pending (attempts that fail at once, then a delay): a
-        // caller blocked on it then knows a later attempt may bring work it owes (see `BlockedCallers`).
+        // caller blocked on it then knows a later attempt may bring work it owes (see `WakeUpList.blockedCallers`).
         retrying.upstream = UpstreamGroup([])
         retrying.makeAttempt(retriesLeft: max(0, times), delay: delay, attempt)
         return retrying

@@ -33,8 +33,21 @@ final class DeliveryDrain {
     @usableFromInline @exclusivity(unchecked) var depth = 0
     /// Whether settlements wait in the queue.
     @usableFromInline @exclusivity(unchecked) var hasQueued = false
+    /// How many pieces of code that other threads may wait for this thread is running, one inside another (a
+    /// factory's build, a registry's delivery, `Response(on:)` work): while there is one, a blocking wait
+    /// publishes what it waits on in ``waitRecord``.
+    @exclusivity(unchecked) var dependableDepth = 0
+    @exclusivity(unchecked) private var record: WaitRecord?
     @exclusivity(unchecked) private var items: [any DeferredSettlement] = []
     @exclusivity(unchecked) private var next = 0
+
+    /// This thread's ``WaitRecord``, made on first use.
+    var waitRecord: WaitRecord {
+        if let record { return record }
+        let made = WaitRecord()
+        record = made
+        return made
+    }
 
     /// Queues `settlement` behind the ones being finished on this thread.
     @usableFromInline

@@ -78,6 +78,16 @@ struct Handler<Value: Sendable>: Sendable {
         return nil
     }
 
+    /// Where the handler's delivery goes: its queue, with `.default` resolved to the queue it stands for now, so
+    /// that handlers on `.default` and on that queue keep one registration order; `nil` to run immediately.
+    @usableFromInline
+    var deliveryQueue: (any CallbackQueue)? {
+        guard case .queue(let queue) = target else { return nil }
+        guard queue === DefaultCallbackQueue.shared else { return queue }
+        let current = DefaultCallbackQueue.current
+        return current === ImmediateCallbackQueue.shared ? nil : current
+    }
+
     /// Whether `owner` added this handler.
     @inlinable
     func isOwned(by owner: AnyObject) -> Bool {
@@ -174,9 +184,17 @@ struct HandlerList<Value: Sendable>: Sendable {
             return
         }
 
+        deliverMixed(outcome)
+    }
+
+    /// Delivers handlers bound for several queues: one hop per queue, grouped by the queue each delivery really
+    /// goes to (`.default` and the queue it stands for are one queue), then the immediate ones on this thread.
+    @usableFromInline
+    func deliverMixed(_ outcome: Result<Value, any Error>) {
         var groups: [(queue: any CallbackQueue, callbacks: [Callback<Value>])] = []
+        var immediate: [Callback<Value>] = []
         forEach { handler in
-            guard let queue = handler.queue else { return }
+            guard let queue = handler.deliveryQueue else { return immediate.append(handler.callback) }
             if let index = groups.firstIndex(where: { $0.queue === queue }) {
                 groups[index].callbacks.append(handler.callback)
             } else {
@@ -188,9 +206,20 @@ struct HandlerList<Value: Sendable>: Sendable {
                 for callback in callbacks { callback.invoke(with: outcome) }
             }
         }
-        forEach { handler in
-            if handler.queue == nil { handler.callback.invoke(with: outcome) }
+        for callback in immediate { callback.invoke(with: outcome) }
+    }
+
+    /// Moves out the handlers that go to a queue, in order, leaving the immediate ones (which run user code on
+    /// the delivering thread) in place, in order.
+    mutating func takeQueued() -> HandlerList<Value> {
+        var queued = HandlerList()
+        var kept = HandlerList()
+        var all = take()
+        all.forEachConsuming { handler in
+            if handler.deliveryQueue == nil { kept.append(handler) } else { queued.append(handler) }
         }
+        self = kept
+        return queued
     }
 
     @inlinable

@@ -29,7 +29,9 @@ public final class InteractorExecutor: Sendable {
     ///
     /// The factory runs once, on the first execution of such a request, on the thread that gets there first;
     /// executions racing with it wait for that one interactor. It is never run twice, and never if no such
-    /// request is executed.
+    /// request is executed. A factory that waits for its own request type (on its own thread, or through the
+    /// library on another thread whose work executes that type) fails that nested execution with
+    /// ``InteractorFactoryCycleError`` instead of waiting for itself.
     public func register<R: InteractorRequest>(
         _ requestType: R.Type,
         factory: @escaping @Sendable () -> some Interactor<R, R.Output>

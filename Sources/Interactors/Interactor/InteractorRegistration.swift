@@ -5,21 +5,22 @@ import Dispatch
 ///
 /// The factory is user code, so it never runs under the lock: the first thread marks the registration as
 /// building and runs it unlocked; threads that arrive meanwhile park on a semaphore until it is built. A
-/// factory that executes its own request type on its own thread would wait for itself: that call fails with
-/// ``InteractorFactoryCycleError`` instead of hanging.
+/// factory that executes its own request type would wait for itself, on its own thread or through another one
+/// whose work the build waits for: that call fails with ``InteractorFactoryCycleError`` instead of hanging (see
+/// ``WaitRecord``).
 final class InteractorRegistration<Request: InteractorRequest>: Sendable {
     typealias Erased = AnyInteractor<Request, Request.Output>
 
     private enum State {
         case ready(Erased)
         case unbuilt(@Sendable () -> Erased)
-        case building(builder: UInt, waiters: [DispatchSemaphore])
+        case building(builder: WaitRecord, waiters: [DispatchSemaphore])
     }
 
     private enum Next {
         case use(Erased)
         case build(@Sendable () -> Erased)
-        case wait(DispatchSemaphore)
+        case wait(for: WaitRecord, on: DispatchSemaphore)
         case cycle
     }
 
@@ -43,23 +44,23 @@ final class InteractorRegistration<Request: InteractorRequest>: Sendable {
         }
     }
 
-    /// The interactor, once built; a cycle error if the calling thread is the one building it.
+    /// The interactor, once built; a cycle error if the build waits, through the library, for the calling
+    /// thread (it runs the build, or work the build waits for).
     private func interactor() -> Result<Erased, InteractorFactoryCycleError> {
         while true {
-            let me = currentThreadID()
             let next = state.withLock { state -> Next in
                 switch state {
                 case .ready(let interactor):
                     return .use(interactor)
                 case .unbuilt(let factory):
-                    state = .building(builder: me, waiters: [])
+                    state = .building(builder: WaitRecord.current, waiters: [])
                     return .build(factory)
                 case .building(let builder, var waiters):
-                    if builder == me { return .cycle }
+                    if builder === WaitRecord.current { return .cycle }
                     let waiter = DispatchSemaphore(value: 0)
                     waiters.append(waiter)
                     state = .building(builder: builder, waiters: waiters)
-                    return .wait(waiter)
+                    return .wait(for: builder, on: waiter)
                 }
             }
             switch next {
@@ -67,16 +68,39 @@ final class InteractorRegistration<Request: InteractorRequest>: Sendable {
                 return .success(interactor)
             case .build(let factory):
                 return .success(build(with: factory))
-            case .wait(let waiter):
-                waiter.wait()  // signalled as soon as the builder stores the interactor; then look again
+            case .wait(let builder, let waiter):
+                // Signalled as soon as the builder stores the interactor; then look again. Gives up when the
+                // build turns out to wait for this thread's own work.
+                if !WaitRecord.wait(on: waiter, for: builder, until: { !isBuilding }) {
+                    withdraw(waiter)
+                    return .failure(InteractorFactoryCycleError(Request.self))
+                }
             case .cycle:
                 return .failure(InteractorFactoryCycleError(Request.self))
             }
         }
     }
 
+    private var isBuilding: Bool {
+        state.withLock { state in
+            if case .building = state { return true }
+            return false
+        }
+    }
+
+    /// Takes back a waiter that stopped waiting.
+    private func withdraw(_ waiter: DispatchSemaphore) {
+        state.withLock { state in
+            guard case .building(let builder, var waiters) = state else { return }
+            waiters.removeAll { $0 === waiter }
+            state = .building(builder: builder, waiters: waiters)
+        }
+    }
+
     private func build(with factory: @Sendable () -> Erased) -> Erased {
-        let built = factory()
+        // What the factory blocks on is published, so a thread that waits for this build can tell whether the
+        // build waits for it.
+        let built = WaitRecord.publishingWaits { factory() }
         let waiters = state.withLock { state -> [DispatchSemaphore] in
             defer { state = .ready(built) }
             if case .building(_, let waiters) = state { return waiters }

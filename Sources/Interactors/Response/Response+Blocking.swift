@@ -59,20 +59,31 @@ extension Response {
         // Only a caller on the main queue, or one waiting on a composition (whose upstreams may queue work it
         // owes), can ever have work to run in its place; a plain pending response only has to be waited for.
         let mayHelp = place.isOnMainQueue || place.isComposed
-        if mayHelp { BlockedCallers.register(wakeUp) }
+        if mayHelp { WakeUpList.blockedCallers.register(wakeUp) }
+        // Code that other threads may wait for says what it waits on, so they can tell a cycle (`WaitRecord`).
+        let record = drain.dependableDepth > 0 ? drain.waitRecord : nil
+        record?.beginWaiting(on: self)
         defer {
-            if mayHelp { BlockedCallers.unregister(wakeUp) }
+            record?.endWaiting()
+            if mayHelp { WakeUpList.blockedCallers.unregister(wakeUp) }
             endBlocking(wakeUp)
         }
+        // When to look for work that a queue hierarchy holds back (see `HeldBackWorkReport`).
+        var heldBackCheck = mayHelp ? DispatchTime.now() + HeldBackWorkReport.delay : nil
         while true {
             if let outcome = deliveredOutcome { return outcome }
             // A deferred delivery (deep chain, dropped resolver, timer) is ours to run rather than wait for.
             if finishSettlement() { continue }
             if mayHelp, helpWhileBlocked(timed: deadline != nil, from: place) { continue }
-            if let deadline {
-                if wakeUp.wait(timeout: deadline) == .timedOut { return deliveredOutcome }
-            } else {
+            if let check = heldBackCheck, DispatchTime.now() >= check {
+                reportHeldBackWork()
+                heldBackCheck = DispatchTime.now() + HeldBackWorkReport.delay
+            }
+            let wakeAt = min(deadline ?? .distantFuture, heldBackCheck ?? .distantFuture)
+            if wakeAt == .distantFuture {
                 wakeUp.wait()
+            } else if wakeUp.wait(timeout: wakeAt) == .timedOut, let deadline, DispatchTime.now() >= deadline {
+                return deliveredOutcome
             }
         }
     }
@@ -121,18 +132,41 @@ extension Response {
     }
 
     /// Runs, on this thread, work this response waits on that could not start otherwise; returns whether it ran
-    /// anything. Called again whenever something changes that may give it more (see `BlockedCallers`).
+    /// anything. Called again whenever something changes that may give it more (see `WakeUpList.blockedCallers`).
     ///
     /// - Jobs the library queued to the main queue, in order, when this thread is on the main queue (or is the
     ///   main thread): they would wait for this thread.
     /// - Unstarted `Response(on:)` work this response waits on (its own, or its upstreams'), queued to a queue
-    ///   this thread runs on (that queue, or one that targets it): waiting would deadlock.
+    ///   this thread runs on (that queue, or one that targets it; or, for a caller on the main queue, a queue
+    ///   seen to target the main queue): waiting would deadlock. The library's earlier unstarted work on that
+    ///   queue runs first, in order, so the queue's order holds for the library's own work.
     /// - For a wait with no deadline, off the main thread, unstarted work queued to Dispatch's global queues,
     ///   unless a `timeout` stage lies on its path: global queues offer no exclusion to keep, and a pool whose
     ///   threads all block waiting for queued work would never get to it. A timed wait never does this, so it
     ///   returns by its deadline.
     private func helpWhileBlocked(timed: Bool, from place: BlockedPlace) -> Bool {
         var ran = place.isOnMainQueue && MainCallbackQueue.shared.runWaitingJobs()
+        let mayRunGlobalWork = !place.isMainThread
+        for (work, workTimed) in collectAllBlockingHelp(timed: timed).work {
+            guard let queue = work.queue else { continue }  // claimed already
+            let dispatchQueue = queue as? DispatchQueue
+            // Every pool thread counts as "on" a global queue, yet waiting there is no deadlock: owed means a
+            // queue that runs nothing else while this thread holds it.
+            if dispatchQueue?.isGlobalConcurrentQueue == true {
+                if !workTimed, mayRunGlobalWork, work.runIfUnclaimed() { ran = true }
+                continue
+            }
+            let marker = dispatchQueue.flatMap(QueueMarker.forLibraryWork(on:))
+            // A queue seen to run on the main queue is held by a caller on the main queue, as its own is.
+            guard queue.isCurrent || (place.isOnMainQueue && marker?.runsOnTheMainQueue == true) else { continue }
+            marker?.runUnstarted(before: work)
+            if work.runIfUnclaimed() { ran = true }
+        }
+        return ran
+    }
+
+    /// What this response waits on, through any chain of upstreams: queued work and the upstreams walked.
+    private func collectAllBlockingHelp(timed: Bool) -> BlockingHelp {
         var help = BlockingHelp()
         collectBlockingHelp(into: &help, timed: timed)
         var visited = 0
@@ -141,18 +175,16 @@ extension Response {
             link.collectBlockingHelp(into: &help, timed: linkTimed)
             visited += 1
         }
-        let mayRunGlobalWork = !place.isMainThread
-        for (work, workTimed) in help.work {
-            let queue = work.queue
-            // Every pool thread counts as "on" a global queue, yet waiting there is no deadlock: owed means a
-            // queue that runs nothing else while this thread holds it.
-            if (queue as? DispatchQueue)?.isGlobalConcurrentQueue == true {
-                if !workTimed, mayRunGlobalWork, work.runIfUnclaimed() { ran = true }
-            } else if queue.isCurrent, work.runIfUnclaimed() {
-                ran = true
-            }
+        return help
+    }
+
+    /// Reports the work this wait is waiting for that a `DispatchQueue` has held back, unstarted, since the wait
+    /// began (see `HeldBackWorkReport`). The global queues are left out: nobody holds them.
+    private func reportHeldBackWork() {
+        for (work, _) in collectAllBlockingHelp(timed: false).work where !work.isClaimed {
+            guard let queue = work.queue as? DispatchQueue, !queue.isGlobalConcurrentQueue else { continue }
+            HeldBackWorkReport.report(queue)
         }
-        return ran
     }
 }
 

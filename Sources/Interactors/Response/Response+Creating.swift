@@ -1,3 +1,5 @@
+import Dispatch
+
 // MARK: Creating
 
 extension Response {
@@ -9,9 +11,11 @@ extension Response {
     /// ```
     ///
     /// A thread that blocks on the response (``get()``) while the work has not started yet runs the work in its
-    /// place when it runs on `queue` itself (waiting would deadlock), or, for a wait with no deadline off the
-    /// main thread, when `queue` is one of Dispatch's global concurrent queues. The work is claimed once, so it
-    /// never runs twice; a response cancelled before its work starts never starts it.
+    /// place when it runs on `queue` itself (waiting would deadlock), first running the library's earlier work
+    /// queued there, or, for a wait with no deadline off the main thread, when `queue` is one of Dispatch's
+    /// global concurrent queues; see "Observing and waiting". The work is claimed once, so it never runs twice.
+    /// A response cancelled before its work starts never starts it, and lets go of `work` and what it captured
+    /// at once.
     ///
     /// - Parameters:
     ///   - queue: Where the work runs. `.immediate` runs it now, before this initializer returns.
@@ -32,9 +36,13 @@ extension Response {
             settle(Result { try work() })
             return
         }
-        let queuedWork = QueuedWork(queue: queue, response: self, work: work)
+        // A serial `DispatchQueue` keeps a list of the library's work queued there, so a blocked caller that runs
+        // some of it in the queue's place keeps the queue's order (see `QueueMarker`).
+        let marker = (queue as? DispatchQueue).flatMap(QueueMarker.forLibraryWork(on:))
+        let queuedWork = QueuedWork(queue: queue, response: self, position: marker?.nextPosition() ?? 0, work: work)
         _ = withExtras { $0.queuedWork = queuedWork }
-        queue.schedule { queuedWork.runIfUnclaimed() }
+        marker?.enqueue(queuedWork)
+        queue.schedule { queuedWork.runAsQueuedJob(marker: marker) }
     }
 
     /// Runs `body` now, before this initializer returns, with the ``Resolver`` that settles the response; for

@@ -1,3 +1,5 @@
+import Dispatch
+
 // MARK: Demand
 //
 // Cancellation flows down a composition: a derived response (a `map`, an `all`, a task awaiting `value`) is a
@@ -15,6 +17,11 @@ protocol UpstreamLink: AnyObject, Sendable {
     /// if it is still pending.
     func releaseDemand(of consumer: AnyObject)
 
+    /// As ``releaseDemand(of:)``, from a thread that must not run user code (the library's delivery thread): a
+    /// cancellation it causes is recorded at once and delivered elsewhere, and what the consumer's handlers
+    /// captured is released elsewhere.
+    func releaseDemandWithoutUserCode(of consumer: AnyObject)
+
     /// Adds the queued work and the upstreams this link waits on, without recursing (chains can be long).
     /// `timed` says the path from the blocked caller crossed a deadline (a `timeout` stage).
     func collectBlockingHelp(into help: inout BlockingHelp, timed: Bool)
@@ -26,15 +33,6 @@ struct BlockingHelp {
     var work: [(work: any InlineRunnableWork, timed: Bool)] = []
     var upstreams: [(link: any UpstreamLink, timed: Bool)] = []
 }
-
-/// Work queued to a queue that a blocked caller may run in its place.
-@usableFromInline
-protocol InlineRunnableWork: AnyObject, Sendable {
-    var queue: any CallbackQueue { get }
-    @discardableResult func runIfUnclaimed() -> Bool
-}
-
-extension QueuedWork: InlineRunnableWork {}
 
 extension Response: UpstreamLink {
     /// Registers one more consumer; `false` if the response has settled and needs none.
@@ -49,20 +47,32 @@ extension Response: UpstreamLink {
 
     @usableFromInline
     func releaseDemand(of consumer: AnyObject) {
-        var removed = HandlerList<Value>()
-        let cancelNow = lock.withLock {
-            guard !isSettled, consumers > 0 else { return false }
-            removed = handlers.remove(ownedBy: consumer)
-            consumers -= 1
-            guard consumers == 0 else { return false }
-            if let extras, extras.blockedCallers > 0 {
-                extras.cancelWhenUnblocked = true
-                return false
-            }
-            return true
-        }
+        let (removed, cancelNow) = takeDemand(of: consumer)
         withExtendedLifetime(removed) {}  // released here, after the lock: captures may run user code when freed
         if cancelNow { cancel() }
+    }
+
+    @usableFromInline
+    func releaseDemandWithoutUserCode(of consumer: AnyObject) {
+        let (removed, cancelNow) = takeDemand(of: consumer)
+        if !removed.isEmpty { DispatchQueue.global().async { withExtendedLifetime(removed) {} } }
+        if cancelNow { settle(.failure(CancellationError()), cancelling: true, route: .elsewhere) }
+    }
+
+    /// Takes `consumer`'s handlers out and its demand back; returns the handlers, to release after the lock, and
+    /// whether the response is to be cancelled now.
+    private func takeDemand(of consumer: AnyObject) -> (removed: HandlerList<Value>, cancelNow: Bool) {
+        lock.withLock {
+            guard !isSettled, consumers > 0 else { return (HandlerList(), false) }
+            let removed = handlers.remove(ownedBy: consumer)
+            consumers -= 1
+            guard consumers == 0 else { return (removed, false) }
+            if let extras, extras.blockedCallers > 0 {
+                extras.cancelWhenUnblocked = true
+                return (removed, false)
+            }
+            return (removed, true)
+        }
     }
 
     @usableFromInline
@@ -87,7 +97,7 @@ extension Response: UpstreamLink {
             return true
         }
         if accepted {
-            BlockedCallers.notify()
+            WakeUpList.blockedCallers.notify()
         } else {
             next.releaseDemand(of: self)
         }
@@ -104,6 +114,10 @@ final class UpstreamGroup: UpstreamLink {
         for member in members { member.releaseDemand(of: consumer) }
     }
 
+    func releaseDemandWithoutUserCode(of consumer: AnyObject) {
+        for member in members { member.releaseDemandWithoutUserCode(of: consumer) }
+    }
+
     func collectBlockingHelp(into help: inout BlockingHelp, timed: Bool) {
         for member in members { help.upstreams.append((member, timed)) }
     }
@@ -118,6 +132,10 @@ final class DeadlineLink: UpstreamLink {
 
     func releaseDemand(of consumer: AnyObject) {
         upstream.releaseDemand(of: consumer)
+    }
+
+    func releaseDemandWithoutUserCode(of consumer: AnyObject) {
+        upstream.releaseDemandWithoutUserCode(of: consumer)
     }
 
     func collectBlockingHelp(into help: inout BlockingHelp, timed: Bool) {

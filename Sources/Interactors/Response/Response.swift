@@ -146,17 +146,20 @@ extension Response {
 // ones, so registration order holds even when registration races settlement. Only then is the response
 // `delivered`; a handler registered after that is delivered by the registering thread.
 //
-// Delivery can be deferred: past a depth of nested settlements (to the thread's `DeliveryDrain`), or to a queue
-// when the settling thread must not run user code (a dropped resolver, a timer). Whoever claims a deferred
-// delivery first runs it: the drain, the queue, or a caller blocked on the response, who then need not wait
-// for the settling thread to unwind.
+// Delivery can be deferred: past a depth of nested settlements (to the thread's `DeliveryDrain`), or elsewhere
+// when the settling thread must not run user code (a dropped resolver, a timer; see
+// `Response+DeliveringElsewhere.swift`). Whoever claims a deferred delivery first runs it: the drain, the
+// library's delivery thread, a global queue, or a caller blocked on the response, who then need not wait for
+// the settling thread to unwind.
 
 /// Where a settlement's delivery runs.
 @usableFromInline
 enum DeliveryRoute {
     /// On the settling thread, nested, unless the thread is too deep in nested settlements already.
     case settlingThread
-    /// On a global queue, or a blocked caller, whichever claims it first: never on the settling thread.
+    /// Never on the settling thread: the library's delivery thread hands the handlers bound for a queue to their
+    /// queues at once, and what runs user code on the delivering thread goes to a global queue or a blocked
+    /// caller, whichever claims it first.
     case elsewhere
 }
 
@@ -183,7 +186,7 @@ extension Response: DeferredSettlement {
         stored = Outcome(outcome)
         wasCancelled = cancelling
         if case .elsewhere = route {
-            deferDeliveryElsewhere()
+            deliverElsewhere()
             return true
         }
         if drain.depth >= DeliveryDrain.maximumDepth {
@@ -213,7 +216,7 @@ extension Response: DeferredSettlement {
     /// Hands the delivery to a global queue, and to blocked callers. Call with the lock held; returns with it
     /// released.
     @usableFromInline
-    func deferDeliveryElsewhere() {
+    func deferDeliveryToAGlobalQueue() {
         deferDelivery { DispatchQueue.global().async { self.finishSettlement() } }
     }
 
@@ -312,7 +315,7 @@ extension Response: DeferredSettlement {
     /// every caller of `failIfPending` (a resolver's deinit, which runs unspecialised).
     ///
     /// Delivered elsewhere: this runs where a resolver or a queued job is released, possibly inside the user's
-    /// own lock, which is no place to run handlers.
+    /// own lock, which is no place to run handlers, nor to call a queue's `schedule`.
     @usableFromInline @inline(never)
     func fail(with error: any Error) {
         settle(.failure(error), route: .elsewhere)

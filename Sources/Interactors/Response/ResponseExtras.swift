@@ -25,51 +25,27 @@ final class ResponseExtras<Value: Sendable>: @unchecked Sendable {
     var progressSubscribers: [ProgressSubscriber] = []
     var progress: Double = -1
 
-    /// Work queued by `Response(on:)` that has not started. Weak: the queue's job owns it, so a queue that drops
-    /// the job releases it, and its release fails the response as abandoned.
+    /// Work queued by `Response(on:)`. Weak: the queue's job owns it, so a queue that drops the job releases it,
+    /// and its release fails the response as abandoned.
     weak var queuedWork: QueuedWork<Value>?
 
-    /// Moves the cancellation handlers out, to run after the lock.
+    /// Moves the cancellation handlers out, to run after the lock; the first lets go of unstarted queued work,
+    /// so a cancelled `Response(on:)` keeps nothing it captured however long its queue's backlog.
     @usableFromInline
     func takeCancellationHandlers() -> [@Sendable () -> Void] {
         defer { cancellationHandlers = [] }
-        return cancellationHandlers
+        guard let queuedWork else { return cancellationHandlers }
+        return [{ queuedWork.drop() }] + cancellationHandlers
+    }
+
+    /// Whether cancelling has anything to run: cancellation handlers, or queued work to let go of.
+    var hasCancellationWork: Bool {
+        !cancellationHandlers.isEmpty || queuedWork != nil
     }
 
     /// Wakes every parked waiter.
     @usableFromInline
     func wakeWaiters() {
         for waiter in waiters { waiter.signal() }
-    }
-}
-
-/// Work handed to a queue by `Response(on:)`, claimable once: by the queue when it gets to it, or by a thread
-/// that would otherwise block waiting for it (see `Response.helpWhileBlocked(timed:)`).
-final class QueuedWork<Value: Sendable>: Sendable {
-    let queue: any CallbackQueue
-    private let response: Response<Value>
-    private let work: @Sendable () throws -> Value
-    private let claimed = Atomic<Bool>(false)
-
-    init(queue: any CallbackQueue, response: Response<Value>, work: @escaping @Sendable () throws -> Value) {
-        self.queue = queue
-        self.response = response
-        self.work = work
-    }
-
-    /// Runs the work unless someone already claimed it; returns whether this call ran it.
-    @discardableResult
-    func runIfUnclaimed() -> Bool {
-        guard !claimed.exchange(true, ordering: .acquiringAndReleasing) else { return false }
-        // A response cancelled before its work started does not start it.
-        guard !response.isDone else { return true }
-        response.settle(Result { try work() })
-        return true
-    }
-
-    deinit {
-        if !claimed.load(ordering: .acquiring) {
-            response.failIfPending { ResponseError.abandoned }
-        }
     }
 }

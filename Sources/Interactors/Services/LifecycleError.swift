@@ -8,6 +8,7 @@ public struct LifecycleError: Error, Hashable, Sendable {
     public struct Code: Hashable, Sendable {
         private enum Backing: Hashable, Sendable {
             case eventOutOfOrder, registeredAfterTermination, urlOpenedWhileNotRunning, urlOpenedDuringDelivery
+            case calledFromWorkAHookWaitsFor
         }
 
         private let backing: Backing
@@ -24,6 +25,10 @@ public struct LifecycleError: Error, Hashable, Sendable {
         /// A service's hook opened a URL. Its answer would have to wait for the delivery in progress, so no
         /// service was asked.
         public static let urlOpenedDuringDelivery = Code(.urlOpenedDuringDelivery)
+        /// The request came from work that a service's hook, delivering right now, waits for through the
+        /// library (`Response(on: other) { registry.register(service) }.get()` inside a hook): it would wait for
+        /// the hook, which waits for it. It was not carried out; the hook goes on.
+        public static let calledFromWorkAHookWaitsFor = Code(.calledFromWorkAHookWaitsFor)
     }
 
     /// What went wrong.
@@ -49,6 +54,8 @@ extension LifecycleError.Code: CustomStringConvertible {
         case .registeredAfterTermination: "A service was registered after the app was told it will terminate."
         case .urlOpenedWhileNotRunning: "A URL was opened while the app was not running."
         case .urlOpenedDuringDelivery: "A URL was opened from inside a service's hook."
+        case .calledFromWorkAHookWaitsFor:
+            "The request came from work that a service's hook waits for: it would wait for that hook, forever."
         }
     }
 }

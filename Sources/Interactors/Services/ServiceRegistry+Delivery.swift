@@ -9,6 +9,11 @@ import Dispatch
 // call's request it hands over by making that call the deliverer and signalling it. So every request runs on
 // the thread of the call that made it (or whose hooks made it), in queue order, and each call collects exactly
 // its own failures.
+//
+// A hook may block, through the library, on work running on another thread; if that work calls the registry, it
+// would wait for the hook that waits for it. The deliverer publishes what its hooks block on (`WaitRecord`), so a
+// waiting call can tell: it is then refused with `calledFromWorkAHookWaitsFor` (an unregistration, which needs no
+// answer, is handed to the deliverer instead, as a hook's own would be), and the hook goes on.
 
 extension ServiceRegistry {
     enum Work {
@@ -31,6 +36,8 @@ extension ServiceRegistry {
         // the registry's lock; the results are written only by the ticket's own thread, which runs all of the
         // ticket's requests, and read by it after the last.
         let thread = currentThreadID()
+        /// The calling thread's record of what it blocks on, published while it delivers.
+        let record = WaitRecord.current
         /// Requests of this ticket that have not finished.
         var queued = 1
         /// Signalled when this call becomes the deliverer. Made only when the call has to wait.
@@ -80,9 +87,48 @@ extension ServiceRegistry {
             deliver(for: ticket, first: work)
             return ticket
         case .wait(let ticket):
-            ticket.semaphore!.wait()
+            guard waitForTurn(ticket) else {
+                refuse(work, for: ticket)
+                return ticket
+            }
             deliver(for: ticket, first: nil)
             return ticket
+        }
+    }
+
+    /// Waits until `ticket`'s call is the deliverer. Returns `false`, the call's request withdrawn, when the
+    /// deliverer's hook waits, through the library, for work this thread runs: the turn would never come. An
+    /// unregistration is handed to the deliverer instead, and counts as done.
+    private func waitForTurn(_ ticket: Ticket) -> Bool {
+        let isTurn = { self.storage.withLock { $0.deliverer === ticket } }
+        let deliverer = { self.storage.withLock { $0.deliverer?.record } }
+        if WaitRecord.wait(on: ticket.semaphore!, for: deliverer(), until: isTurn) { return true }
+        return storage.withLock { storage in
+            guard let deliverer = storage.deliverer, deliverer !== ticket else { return true }
+            guard let index = storage.pending.firstIndex(where: { $0.ticket === ticket }) else { return true }
+            let request = storage.pending[index]
+            if case .unregister = request.work {
+                deliverer.queued += 1
+                storage.pending[index] = Request(work: request.work, ticket: deliverer)
+            } else {
+                storage.pending.remove(at: index)
+            }
+            return false
+        }
+    }
+
+    /// Records why a withdrawn request was not carried out (see ``waitForTurn(_:)``).
+    private func refuse(_ work: Work, for ticket: Ticket) {
+        let state = self.state
+        let error = LifecycleError(.calledFromWorkAHookWaitsFor, state: state)
+        switch work {
+        case .send(let event):
+            let error = LifecycleError(.calledFromWorkAHookWaitsFor, state: state, event: event)
+            ticket.failures.append(ServiceFailure(service: nil, event: event, error: error))
+        case .register(let service): ticket.failures.append(ServiceFailure(service: service, event: nil, error: error))
+        case .shutDown: ticket.failures.append(ServiceFailure(service: nil, event: .willTerminate, error: error))
+        case .open: ticket.urlRefusal = error
+        case .unregister: break  // handed to the deliverer
         }
     }
 
@@ -93,7 +139,8 @@ extension ServiceRegistry {
         while true {
             let current = work ?? storage.withLock { $0.pending.removeFirst().work }
             work = nil
-            run(current, for: ticket)
+            // What the hooks block on is published: see `waitForTurn(_:)`.
+            WaitRecord.publishingWaits { run(current, for: ticket) }
             let next: Next = storage.withLock { storage in
                 ticket.queued -= 1
                 guard let head = storage.pending.first else {
@@ -115,7 +162,8 @@ extension ServiceRegistry {
             case .handedOver(let other, let own):
                 other.signal()
                 guard let own else { return }
-                own.wait()
+                // A signal left over from `waitForTurn(_:)` may wake it early: wait until it really is its turn.
+                repeat { own.wait() } while storage.withLock { $0.deliverer !== ticket }
             }
         }
     }

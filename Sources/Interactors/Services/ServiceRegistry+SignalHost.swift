@@ -77,7 +77,12 @@ extension ServiceRegistry {
     @available(tvOS, unavailable, message: "apps end with an uncatchable SIGKILL; forward the lifecycle instead")
     @available(watchOS, unavailable, message: "apps end with an uncatchable SIGKILL; forward the lifecycle instead")
     @available(visionOS, unavailable, message: "apps end with an uncatchable SIGKILL; forward the lifecycle instead")
-    @available(*, noasync, message: "it parks the main thread; use 'try await registry.runUntilTerminated()'")
+    @available(
+        *,
+        noasync,
+        message:
+            "it parks the main thread; use 'try await registry.runUntilTerminated()' (at top level, give the result its type: 'let failures: [ServiceFailure] = try await registry.runUntilTerminated()')"
+    )
     public func runUntilTerminated(launchOptions: LaunchOptions = [:], shutDownDeadline: Duration? = nil) -> Never {
         // Where there is no telling, `dispatchMain()` decides.
         guard callingThreadIsMain() ?? true else {
@@ -258,17 +263,5 @@ private func endProcess(asSignal signalNumber: Int32) -> Never {
     pthread_sigmask(SIG_UNBLOCK, &signals, nil)
     raise(signalNumber)
     _exit(128 + signalNumber)
-}
-
-private func writeToStandardError(_ line: String) {
-    var line = line + "\n"
-    line.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(2, bytes.baseAddress! + offset, bytes.count - offset)
-            if written <= 0 { return }
-            offset += written
-        }
-    }
 }
 #endif

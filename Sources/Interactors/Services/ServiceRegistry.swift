@@ -21,8 +21,11 @@ import Dispatch
 /// Every method may be called from any thread. Requests run one at a time, in the order they were made: a
 /// call made while another thread is delivering waits for its turn and returns its own results. A call made
 /// from inside a hook (a re-entrant call) is queued and runs after the current delivery, on the same thread,
-/// before the outermost call returns; see ``send(_:)`` for what it returns. A hook must not wait for another
-/// thread that is itself calling the registry: that thread waits for the hook, and neither finishes.
+/// before the outermost call returns; see ``send(_:)`` for what it returns. A hook that waits through the library
+/// (`get()` on a ``Response``) for work on another thread that calls the registry gets that call refused with
+/// ``LifecycleError/Code/calledFromWorkAHookWaitsFor`` instead of a hang (an unregistration is carried out after
+/// the delivery); a wait the library cannot see (a semaphore, a lock) must not depend on a thread that calls
+/// the registry: neither would finish.
 public final class ServiceRegistry: Sendable {
     /// The process-wide registry, for apps that want one without passing it around.
     public static let shared = ServiceRegistry()

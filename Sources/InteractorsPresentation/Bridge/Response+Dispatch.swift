@@ -5,10 +5,14 @@ public import Interactors
 // An interactor can both return a `Response` and feed a presenter: the response sends the presenter one action
 // when it settles. The action is sent from the settling thread (an `.immediate` handler): the dispatcher decides
 // where the translation runs, so nothing waits for a main queue that nobody services.
+//
+// Cancellation is not an outcome to show: the screen asked for it (a new search replaced the old one, the user
+// left), so a cancelled response sends nothing, or the `cancelled` action if the caller gave one.
 
 extension Response {
     /// Sends `dispatcher` the action `makeAction` builds from the outcome, once, when the response settles:
-    /// succeeds, fails or is cancelled (the outcome is then a `CancellationError`).
+    /// succeeds or fails. If it ends cancelled, `makeAction` is not called: `cancelled` is sent if given, else
+    /// nothing.
     ///
     /// ```swift
     /// func login(_ credentials: Credentials) -> Response<User> {
@@ -16,17 +20,27 @@ extension Response {
     /// }
     /// ```
     ///
+    /// A response ends cancelled when it was cancelled (`isCancelled`), or failed with a `CancellationError`
+    /// (the work saw its task cancelled).
+    ///
     /// - Returns: This response, for chaining and for the interactor to return.
     @discardableResult
     public func dispatch<Action: Sendable>(
         to dispatcher: some Dispatcher<Action>,
+        cancelled: Action? = nil,
         _ makeAction: @escaping @Sendable (Result<Value, any Error>) -> Action
     ) -> Response {
-        onResult(on: .immediate) { outcome in dispatcher.dispatch(makeAction(outcome)) }
+        onResult(on: .immediate) { outcome in
+            if case .failure(let error) = outcome, error is CancellationError {
+                if let cancelled { dispatcher.dispatch(cancelled) }
+            } else {
+                dispatcher.dispatch(makeAction(outcome))
+            }
+        }
     }
 
     /// Sends `dispatcher` `loading` now, before this returns, then the action `makeAction` builds from the
-    /// outcome, once, when the response settles.
+    /// outcome, once, when the response settles; if it ends cancelled, `cancelled` if given, else nothing.
     ///
     /// ```swift
     /// func login(_ credentials: Credentials) -> Response<User> {
@@ -41,9 +55,10 @@ extension Response {
     public func dispatch<Action: Sendable>(
         to dispatcher: some Dispatcher<Action>,
         loading: Action,
+        cancelled: Action? = nil,
         _ makeAction: @escaping @Sendable (Result<Value, any Error>) -> Action
     ) -> Response {
         dispatcher.dispatch(loading)
-        return dispatch(to: dispatcher, makeAction)
+        return dispatch(to: dispatcher, cancelled: cancelled, makeAction)
     }
 }

@@ -44,15 +44,23 @@ extension Store {
     }
 
     /// Adds a subscription that starts with the current state. Registering and taking the snapshot happen under
-    /// one lock, so no change falls between the two and none is told twice.
+    /// one lock, so no change falls between the two and none is told twice. `makeFilter`, given the snapshot,
+    /// makes the filter that decides which later states the observer hears (all, without one).
     func subscribe(
         on queue: any CallbackQueue,
+        filter makeFilter: ((State) -> @Sendable (State) -> Bool)? = nil,
         _ observer: @escaping @Sendable (State) -> Void,
         onEnd: (@Sendable () -> Void)?
     ) -> StoreObservation {
-        let subscription = storage.withLock { storage in
-            let subscription = Subscription(queue: queue, initial: storage.state, observer: observer, onEnd: onEnd)
-            storage.subscriptions.append(subscription)
+        let subscription = lock.withLock {
+            let subscription = Subscription(
+                queue: queue,
+                initial: current,
+                filter: makeFilter?(current),
+                observer: observer,
+                onEnd: onEnd
+            )
+            subscriptions.append(subscription)
             return subscription
         }
         subscription.scheduleDrain()

@@ -16,7 +16,8 @@
 /// ```
 ///
 /// Send follow-up work through the presenter's dispatcher rather than by updating the store from here: the
-/// store is being updated while `translate` runs (see ``Store/update(_:)``).
+/// store is being updated while `translate` runs, so an update made from here is deferred until this one is
+/// stored (see ``Store/update(_:)``).
 public protocol Translator<Action, State>: Sendable {
     /// The actions this translator understands.
     associatedtype Action: Sendable

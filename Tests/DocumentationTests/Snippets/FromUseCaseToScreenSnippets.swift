@@ -1,6 +1,7 @@
 import Dispatch
 import Interactors
 import InteractorsPresentation
+import InteractorsTestKit
 import Testing
 
 #if canImport(SwiftUI)
@@ -89,6 +90,76 @@ import SwiftUI
         }
     }
 
+    /// The same use case, for a screen that shows a state for a cancelled login.
+    struct CancellableLoginInteractor {
+        enum LoginAction: Sendable {
+            case loading
+            case cancelled
+            case login(Result<User, any Error>)
+        }
+
+        let auth: AuthService
+        let dispatcher: AnyDispatcher<LoginAction>
+
+        func login(username: String, password: String) -> Response<User> {
+            auth.logIn(username: username, password: password)
+                .dispatch(to: dispatcher, loading: .loading, cancelled: .cancelled) { .login($0) }
+        }
+    }
+
+    // MARK: Keep only the latest request
+
+    struct Book: Sendable, Equatable { let title: String }
+
+    /// Answers when the test says so: every search stays pending until `answerAll()`.
+    final class BookService: Sendable {
+        private let pending = LockedBox<[(String, Resolver<[Book]>)]>([])
+
+        func search(_ text: String) -> Response<[Book]> {
+            let (response, resolver) = Response<[Book]>.makePending()
+            pending.withLock { $0.append((text, resolver)) }
+            return response
+        }
+
+        func answerAll() {
+            for (text, resolver) in pending.withLock({ $0 }) { resolver.succeed([Book(title: "\(text) in depth")]) }
+        }
+    }
+
+    enum SearchAction: Sendable {
+        case searching
+        case results(Result<[Book], any Error>)
+    }
+
+    struct SearchInteractor {
+        let books: BookService
+        let dispatcher: AnyDispatcher<SearchAction>
+        let latest = ResponseSlot<[Book]>()
+
+        func search(_ text: String) -> Response<[Book]> {
+            latest.replace(with: books.search(text))
+                .dispatch(to: dispatcher, loading: .searching) { .results($0) }
+        }
+    }
+
+    @Test func typingASearchSendsNothingForTheSearchesItReplaced() async throws {
+        let sent = LockedBox<[String]>([])
+        let dispatcher = AnyDispatcher<SearchAction> { action in
+            switch action {
+            case .searching: sent.withLock { $0.append("searching") }
+            case .results(.success(let books)): sent.withLock { $0.append(books[0].title) }
+            case .results(.failure(let error)): sent.withLock { $0.append("\(error)") }
+            }
+        }
+        let books = BookService()
+        let interactor = SearchInteractor(books: books, dispatcher: dispatcher)
+        var last: Response<[Book]>?
+        for text in ["s", "sw", "swi", "swif", "swift"] { last = interactor.search(text) }
+        books.answerAll()
+        _ = try await last!.value
+        #expect(sent.withLock { $0 }.filter { $0 != "searching" } == ["swift in depth"])
+    }
+
     // MARK: Put the pieces together
 
     func putThePiecesTogether() {
@@ -153,6 +224,35 @@ import SwiftUI
         }
     }
 
+    struct BookListScreen: Sendable, Equatable {
+        var title = "Books"
+        var books: [Book] = []
+    }
+
+    @MainActor final class BookListViewController {
+        final class Label { var text: String? }
+
+        let store: Store<BookListScreen>
+        let titleLabel = Label()
+        var titleObservation: StoreObservation?
+
+        init(store: Store<BookListScreen>) {
+            self.store = store
+        }
+
+        func observeTheTitle() {
+            titleObservation = store.observe(\.title, on: .main) { [weak self] title in self?.titleLabel.text = title }
+        }
+
+        func animate(to screen: BookListScreen) async {}
+
+        func followTheLatestState() async {
+            for await screen in store.states(bufferingNewest: 1) {
+                await animate(to: screen)  // always the latest state, never a backlog
+            }
+        }
+    }
+
     #if canImport(SwiftUI)
     struct LoginForm: View {
         var body: some View { Text("Log in") }
@@ -190,19 +290,17 @@ import SwiftUI
         #expect(presenter.store.state == .signedIn(name: "ada"))
     }
 
-    @Test(.timeLimit(.minutes(1))) func theScreenFollowsAServiceThatAnswersLater() async {
+    @Test(.timeLimit(.minutes(1))) func theScreenFollowsAServiceThatAnswersLater() async throws {
         let presenter = Presenter(
             store: Store(LoginScreen.idle, queue: .immediate),
             translator: LoginTranslator(),
             queue: .immediate
         )
         let interactor = LoginInteractor(auth: auth, dispatcher: presenter.asDispatcher())
-        let response = interactor.login(username: "ada", password: "secret")
 
-        for await screen in presenter.store.states where screen != .loading && screen != .idle {
-            #expect(screen == .signedIn(name: "ada"))
-            break
-        }
+        let screen = StoreRecorder(presenter.store)
+        let response = interactor.login(username: "ada", password: "secret")
+        #expect(try await screen.states(count: 3, timeout: .seconds(5)) == [.idle, .loading, .signedIn(name: "ada")])
 
         #expect(response.isSuccessful)
     }

@@ -2,7 +2,9 @@ import Foundation
 import Interactors
 
 // The Linux server and command-line tool blocks of Sources/Interactors/Interactors.docc/HostingTheRegistry.md,
-// with the stand-ins they need; compiled, not run. (The UIKit and SwiftUI hosts need Apple's UI frameworks.)
+// with the stand-ins they need; compiled, not run. (The UIKit and SwiftUI hosts need Apple's UI frameworks.) The
+// async server block is also the top-level code of Tests/TopLevelServer/main.swift, which TopLevelServerTests
+// runs.
 
 private struct HostingTheRegistrySnippets {
     final class ConnectionPool: Service {}
@@ -20,7 +22,7 @@ private struct HostingTheRegistrySnippets {
         registry.register(ConnectionPool())
         registry.register(MetricsExporter())
         try await loadConfiguration()
-        let failures = try await registry.runUntilTerminated()
+        let failures: [ServiceFailure] = try await registry.runUntilTerminated()
         if !failures.isEmpty { exit(1) }
     }
 

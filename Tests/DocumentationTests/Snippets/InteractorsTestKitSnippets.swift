@@ -1,4 +1,5 @@
 import Interactors
+import InteractorsPresentation
 import InteractorsTestKit
 import Testing
 
@@ -23,6 +24,43 @@ import Testing
         #expect(try probe.waitForValue(timeout: .seconds(5)).name == "Ada")
         #expect(probe.deliveries == 1)
         #expect(profiles.lastRequest?.userID == 7)
+    }
+
+    enum ProfileScreen: Sendable, Equatable {
+        case idle
+        case loading
+        case showing(String)
+        case failed
+    }
+
+    enum ProfileAction: Sendable {
+        case loading
+        case loaded(Result<Profile, any Error>)
+    }
+
+    struct ProfileTranslator: Translator {
+        func translate(_ action: ProfileAction, state: inout ProfileScreen) {
+            switch action {
+            case .loading: state = .loading
+            case .loaded(.success(let profile)): state = .showing(profile.name)
+            case .loaded(.failure): state = .failed
+            }
+        }
+    }
+
+    @Test func theProfileScreenShowsLoadingThenTheName() async throws {
+        let profiles = InteractorSpy<ProfileRequest, Profile>()
+        let presenter = Presenter(store: Store(ProfileScreen.idle), translator: ProfileTranslator())
+        let screen = StoreRecorder(presenter.store)
+
+        let probe = ResponseProbe(
+            profiles.execute(ProfileRequest(userID: 7))
+                .dispatch(to: presenter.asDispatcher(), loading: .loading) { .loaded($0) }
+        )
+        #expect(try await profiles.requests(count: 1, timeout: .seconds(5)).map(\.userID) == [7])
+        profiles.settleNext(with: Profile(name: "Ada"))
+        #expect(try await probe.value(timeout: .seconds(5)).name == "Ada")
+        #expect(try await screen.states(count: 3, timeout: .seconds(5)) == [.idle, .loading, .showing("Ada")])
     }
 
     @Test func handlersRunWhenTheQueueIsRun() {

@@ -1,5 +1,6 @@
 import Dispatch
 import Interactors
+import InteractorsPresentation
 import InteractorsTestKit
 import Testing
 
@@ -137,5 +138,66 @@ import Testing
         #expect(!probe.isDone)
         login.settleNext(with: .success(User(name: "ada")))
         #expect(probe.value?.name == "ada")
+    }
+
+    // MARK: Wait without holding a thread
+
+    @Test func theProfileComesFromTheAPI() async throws {
+        let executor = InteractorExecutor()
+        executor.register(LoadProfile(api: ProfileAPI()))
+
+        let probe = ResponseProbe(executor.execute(ProfileRequest(userID: 7)))
+        #expect(try await probe.value(timeout: .seconds(60)).name == "user 7")
+    }
+
+    // MARK: Wait for a call made on another thread
+
+    @Test func checkoutAsksForTheCartOnItsQueue() async throws {
+        let cart = InteractorSpy<CartRequest, Cart>()
+        let executor = InteractorExecutor()
+        executor.register(cart)
+        let checkout = CheckoutInteractor(executor: executor, queue: DispatchQueue(label: "checkout"))
+
+        let receipt = ResponseProbe(checkout.execute(CheckoutRequest(userID: 7)))
+        let requests = try await cart.requests(count: 1, timeout: .seconds(5))  // made on the checkout queue
+        #expect(requests.map(\.userID) == [7])
+        cart.settleNext(with: Cart(total: 42))
+        #expect(try await receipt.value(timeout: .seconds(5)).total == 42)
+    }
+
+    // MARK: Record a screen's states
+
+    enum LoginScreen: Sendable, Equatable {
+        case idle
+        case loading
+        case signedIn(String)
+        case failed
+    }
+
+    enum LoginAction: Sendable {
+        case loading
+        case login(Result<User, any Error>)
+    }
+
+    struct LoginTranslator: Translator {
+        func translate(_ action: LoginAction, state: inout LoginScreen) {
+            switch action {
+            case .loading: state = .loading
+            case .login(.success(let user)): state = .signedIn(user.name)
+            case .login(.failure): state = .failed
+            }
+        }
+    }
+
+    @Test func theLoginScreenShowsLoadingThenTheUser() async throws {
+        let login = InteractorSpy<LoginRequest, User>()
+        let presenter = Presenter(store: Store(LoginScreen.idle), translator: LoginTranslator())
+        let screen = StoreRecorder(presenter.store)
+
+        login.execute(LoginRequest(username: "ada", password: "secret"))
+            .dispatch(to: presenter.asDispatcher(), loading: .loading) { .login($0) }
+        login.settleNext(with: User(name: "ada"))
+
+        #expect(try await screen.states(count: 3, timeout: .seconds(5)) == [.idle, .loading, .signedIn("ada")])
     }
 }

@@ -36,13 +36,59 @@ private func action(for outcome: Result<Int, any Error>) -> Action {
         #expect(sent.elements == [.loading, .failed])
     }
 
-    @Test func sendsLoadingBeforeTheResultOnCancellation() {
+    // Issue 17 changed this: a cancellation used to be sent through the action closure like any failure.
+    @Test func sendsLoadingThenTheCancelledActionOnCancellation() {
         let sent = Recorder<Action>()
         let (response, resolver) = Response<Int>.makePending()
-        response.dispatch(to: AnyDispatcher(sent.record), loading: .loading, action(for:))
+        response.dispatch(to: AnyDispatcher(sent.record), loading: .loading, cancelled: .cancelled, action(for:))
         response.cancel()
         #expect(sent.elements == [.loading, .cancelled])
         withExtendedLifetime(resolver) {}  // released unresolved, it would fail the response as abandoned
+    }
+
+    @Test func aCancelledResponseSendsNothingWithoutACancelledAction() {
+        let sent = Recorder<Action>()
+        let made = Recorder<Int>()
+        let (response, resolver) = Response<Int>.makePending()
+        response.dispatch(to: AnyDispatcher(sent.record), loading: .loading) { outcome in
+            made.record(1)
+            return action(for: outcome)
+        }
+        response.cancel()
+        #expect(sent.elements == [.loading])
+        #expect(made.elements.isEmpty)
+        withExtendedLifetime(resolver) {}
+    }
+
+    @Test func aResponseThatFailsWithCancellationErrorCountsAsCancelled() {
+        let sent = Recorder<Action>()
+        Response<Int>(error: CancellationError()).dispatch(to: AnyDispatcher(sent.record), cancelled: .cancelled) { _ in
+            .failed
+        }
+        Response<Int>(error: CancellationError()).dispatch(to: AnyDispatcher(sent.record)) { _ in .failed }
+        #expect(sent.elements == [.cancelled])
+    }
+
+    @Test func aCancelledActionIsNotSentForOtherOutcomes() {
+        let sent = Recorder<Action>()
+        Response(value: 1).dispatch(to: AnyDispatcher(sent.record), cancelled: .cancelled, action(for:))
+        Response<Int>(error: TestError()).dispatch(to: AnyDispatcher(sent.record), cancelled: .cancelled, action(for:))
+        #expect(sent.elements == [.succeeded(1), .failed])
+    }
+
+    @Test func aResponseCancelledWhileItsTaskRunsCountsAsCancelled() async {
+        let sent = Recorder<Action>()
+        let (started, start) = AsyncStream<Void>.makeStream()
+        let response = Response<Int> {
+            start.yield()
+            try await Task.sleep(for: .seconds(600))  // ends with CancellationError when the response is cancelled
+            return 1
+        }
+        response.dispatch(to: AnyDispatcher(sent.record), cancelled: .cancelled, action(for:))
+        var iterator = started.makeAsyncIterator()
+        _ = await iterator.next()  // suspended, not blocked: the task needs a thread of the pool to start
+        response.cancel()
+        #expect(sent.elements == [.cancelled])
     }
 
     @Test func sendsExactlyOneResultAction() {

@@ -73,15 +73,4 @@ import Testing
         #expect(finished.wait())
         #expect(store.state == ["first", "second"])
     }
-
-    #if compiler(>=6.2)
-    @Test func updateFromInsideAChangeStopsWithAClearError() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let store = Store(0, queue: .immediate)
-            store.update { _ in store.update { $0 += 1 } }
-        }
-        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(message.contains("Store.update(_:) was called from inside another update of the same store"))
-    }
-    #endif
 }

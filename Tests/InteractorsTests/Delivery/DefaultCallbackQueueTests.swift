@@ -48,6 +48,34 @@ import Testing
         #expect(observed.elements == [true])
     }
 
+    @Test func handlersOnTheDefaultQueueAndOnTheQueueItStandsForRunInRegistrationOrder() {
+        let queue = ManualCallbackQueue()
+        DefaultCallbackQueue.set(queue)
+        defer { DefaultCallbackQueue.set(.main) }
+        let order = Recorder<String>()
+        let (response, resolver) = Response<Int>.makePending()
+        response.onCompletion { _ in order.record("a") }
+        response.onCompletion(on: queue) { _ in order.record("b") }
+        response.onCompletion { _ in order.record("c") }
+        resolver.succeed(1)
+        queue.runAll()
+        #expect(order.elements == ["a", "b", "c"])
+    }
+
+    @MainActor
+    @Test func handlersOnTheDefaultQueueAndOnTheMainQueueRunInRegistrationOrder() async {
+        let order = Recorder<String>()
+        let (response, resolver) = Response<Int>.makePending()
+        response.onCompletion { _ in order.record("a") }
+        response.onCompletion(on: .main) { _ in order.record("b") }
+        response.onCompletion { _ in order.record("c") }
+        await withCheckedContinuation { continuation in
+            response.onCompletion(on: .main) { _ in continuation.resume() }
+            resolver.succeed(1)
+        }
+        #expect(order.elements == ["a", "b", "c"])
+    }
+
     @Test func mainQueueHandlersRunWhileTheMainQueueIsServiced() async {
         let response = Response(value: 1)
         let ranOnMain = await withCheckedContinuation { continuation in

@@ -55,12 +55,6 @@ import Testing
         }
     }
 
-    @MainActor
-    @Test func blockingOnTheMainQueueThatOwesTheWorkRunsItInline() throws {
-        #expect(MainCallbackQueue.shared.isCurrent)
-        #expect(try Response(on: .main) { 5 }.get() == 5)
-    }
-
     @Test func immediateIsAlwaysCurrent() {
         #expect(ImmediateCallbackQueue.shared.isCurrent)
     }

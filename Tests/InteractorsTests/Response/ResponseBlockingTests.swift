@@ -117,4 +117,27 @@ import Testing
         #expect(group.wait(timeout: .now() + 30) == .success)
         #expect(woke.value == 16)
     }
+
+    @Test func runningWorkInTheQueuesPlaceFirstRunsTheLibrarysEarlierWorkQueuedThere() throws {
+        let queue = DispatchQueue(label: "serial")
+        let box = Box(0)
+        let writes = Counter()
+        let read = try queue.sync {
+            _ = Response(on: queue) {
+                writes.increment()
+                box.value = 1
+            }
+            return try Response(on: queue) { box.value }.get(timeout: .seconds(10))
+        }
+        queue.sync {}  // the queued jobs have had their turn
+        #expect(read == 1)
+        #expect(writes.value == 1)
+    }
+
+    @Test func workRunInTheQueuesPlaceIsLetGoOfBeforeTheQueueReachesItsJob() throws {
+        let queue = DispatchQueue(label: "serial")
+        // Checked inside the block, which holds the queue: the queue has not reached the job yet.
+        let released = try queue.sync { try TrackedWork(on: queue) { _ = try $0.get() }.isReleased }
+        #expect(released)
+    }
 }

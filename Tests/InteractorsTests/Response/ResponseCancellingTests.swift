@@ -55,4 +55,14 @@ import Testing
         }
         #expect(sawCancellation)
     }
+
+    @Test func aCancelledQueuedResponseLetsGoOfItsWorkAndItselfBeforeTheQueueReachesTheJob() {
+        let queue = DispatchQueue(label: "backlog")
+        let release = Gate()
+        queue.async { release.wait() }  // a backlog: the queue gets to the dead job only once released
+        let work = TrackedWork(on: queue) { $0.cancel() }
+        #expect(work.isReleased)
+        release.open()
+        queue.sync {}
+    }
 }

@@ -4,7 +4,17 @@ import Testing
 
 /// A caller blocked on the main queue runs the library's main-queue jobs while it waits. The waits here have a
 /// guard deadline: a regression fails them instead of blocking the main queue for good.
-@Suite struct ResponseMainQueueBlockingTests {
+///
+/// Every test of the process that blocks the main queue is here, serialised: a caller blocked on the main queue
+/// runs the library's waiting main-queue jobs in its place, ahead of the app's own blocks, so another test
+/// blocking the main queue meanwhile would reorder what the ordering tests check.
+@Suite(.serialized) struct ResponseMainQueueBlockingTests {
+    @MainActor
+    @Test func blockingOnTheMainQueueThatOwesTheWorkRunsItInline() throws {
+        #expect(MainCallbackQueue.shared.isCurrent)
+        #expect(try Response(on: .main) { 5 }.get() == 5)
+    }
+
     @MainActor
     @Test func blockingOnTheMainQueueRunsTheMainQueueHandlerThatSettlesTheResponse() throws {
         let (response, resolver) = Response<Int>.makePending()
@@ -29,4 +39,38 @@ import Testing
         _ = try response.get(timeout: .seconds(10))
         #expect(order.elements == [1, 2])
     }
+
+    @MainActor
+    @Test func libraryJobsScheduledAfterABlockedWaitDoNotOvertakeTheAppsEarlierMainQueueBlocks() async {
+        let order = Recorder<String>()
+        await withCheckedContinuation { continuation in
+            blockOnMainQueueWork()  // runs the main-queue job in its place; the job's token stays queued
+            DispatchQueue.main.async { order.record("X") }  // queued first
+            Response(value: 2).onCompletion(on: .main) { _ in order.record("B") }  // queued second
+            DispatchQueue.main.async { continuation.resume() }
+        }
+        #expect(order.elements == ["X", "B"])
+    }
+
+    @MainActor
+    @Test func aQueueSeenToTargetTheMainQueueRunsItsWorkInPlaceOfACallerOnTheMainQueue() async throws {
+        let ui = DispatchQueue(label: uniqueLabel("ui"), target: .main)
+        // Its first job, run by the main queue, shows the library where the queue runs.
+        _ = try await Response(on: ui) { 0 }.value
+        // The main queue is blocked: the work can only run in the blocked caller's place.
+        let ranOnTheMainQueue = try blockOnTheMainQueue(for: Response(on: ui) { DispatchQueue.main.isCurrent })
+        #expect(ranOnTheMainQueue)
+    }
+}
+
+/// Blocks the main queue on work queued to the main queue, which the blocked caller runs itself.
+@MainActor
+private func blockOnMainQueueWork() {
+    _ = try? Response(on: .main) { 1 }.get(timeout: .seconds(10))
+}
+
+/// Blocks the main queue on `response`, with a guard deadline.
+@MainActor
+private func blockOnTheMainQueue<Value>(for response: Response<Value>) throws -> Value {
+    try response.get(timeout: .seconds(10))
 }

@@ -63,6 +63,8 @@ private final class StressRun: Sendable {
     /// Per response: each handler's (thread, sequence, queue) in the order the handlers ran.
     let runs = (0..<StressRun.responses).map { _ in Recorder<HandlerRun>() }
     let registered = Counter()
+    /// Handlers of timed-out and abandoned responses, delivered elsewhere: counted, not ordered.
+    let deliveredElsewhere = Counter()
     let settledByResolver = (0..<StressRun.responses).map { _ in Counter() }
     let lateWaits = Recorder<String>()
     let tracked = Recorder<WeakResponse>()
@@ -99,10 +101,19 @@ private final class StressRun: Sendable {
         return finish()
     }
 
-    /// Lets queued handlers run, and the responses go, then checks.
+    /// Lets queued handlers run, and the responses go, then checks. Deliveries made elsewhere finish on their
+    /// own: the immediate handlers of a timed-out or abandoned response run on a global queue, which other tests
+    /// running meanwhile may keep busy for seconds (some saturate it on purpose), so the guard is generous.
     private func finish() -> [String] {
         serial.sync {}
+        let allRan = eventually(guardSeconds: 60) { ranCount == registered.value }
+        if allRan { serial.sync {} }
+        _ = eventually(guardSeconds: 60) { tracked.elements.allSatisfy { $0.response == nil } }
         return check()
+    }
+
+    private var ranCount: Int {
+        runs.reduce(0) { $0 + $1.count } + deliveredElsewhere.value
     }
 
     private func operate(
@@ -113,7 +124,7 @@ private final class StressRun: Sendable {
     ) {
         let index = Int.random(in: 0..<pairs.count, using: &random)
         let (response, resolver) = pairs[index]
-        switch Int.random(in: 0..<8, using: &random) {
+        switch Int.random(in: 0..<10, using: &random) {
         case 0:
             if resolver.succeed(sequence) { settledByResolver[index].increment() }
         case 1:
@@ -143,9 +154,25 @@ private final class StressRun: Sendable {
             let race = Response.race([response, other], callbackQueue: .immediate)
             tracked.record(WeakResponse(race))
             if Bool.random(using: &random) { race.cancel() }
+        case 8:
+            let timed = response.timeout(after: .microseconds(Int.random(in: 0...300, using: &random)))
+            tracked.record(WeakResponse(timed))
+            addCountedHandler(to: timed, onSerial: Bool.random(using: &random))
+        case 9:
+            // A response whose resolver this thread drops unresolved: abandoned, delivered elsewhere.
+            let abandoned = Response<Int>.makePending().response
+            tracked.record(WeakResponse(abandoned))
+            addCountedHandler(to: abandoned, onSerial: Bool.random(using: &random))
         default:
             if response.isDone { _ = try? response.get() }
         }
+    }
+
+    private func addCountedHandler(to response: Response<Int>, onSerial: Bool) {
+        registered.increment()
+        let delivered = deliveredElsewhere
+        let queue: any CallbackQueue = onSerial ? serial : ImmediateCallbackQueue.shared
+        response.onResult(on: queue) { _ in delivered.increment() }
     }
 
     private func check() -> [String] {
@@ -153,7 +180,7 @@ private final class StressRun: Sendable {
         for index in 0..<Self.responses where settledByResolver[index].value > 1 {
             failures.append("response \(index) settled \(settledByResolver[index].value) times")
         }
-        let ran = runs.reduce(0) { $0 + $1.count }
+        let ran = ranCount
         if ran != registered.value { failures.append("\(registered.value) handlers registered, \(ran) ran") }
         for (index, recorder) in runs.enumerated() {
             let elements = recorder.elements

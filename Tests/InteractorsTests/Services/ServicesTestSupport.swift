@@ -38,6 +38,6 @@ func onAnotherThread(_ body: @escaping @Sendable () -> Void) -> DispatchSemaphor
 
 /// Waits for `semaphore`, failing the test instead of hanging when it is not signalled in time.
 func wait(for semaphore: DispatchSemaphore, _ what: Comment, sourceLocation: SourceLocation = #_sourceLocation) {
-    let result = semaphore.wait(timeout: .now() + 10)
+    let result = semaphore.wait(timeout: .now() + 60)  // a guard, generous for a loaded machine
     #expect(result == .success, "timed out waiting: \(what)", sourceLocation: sourceLocation)
 }

@@ -85,3 +85,26 @@ struct PausedCancellation {
         finished.wait()
     }
 }
+
+/// Dispatch's global pool with every thread it will start parked (16 jobs waiting on a gate), until ``release()``,
+/// and a probe job queued behind them: on this 2-core machine the pool gets to the probe only seconds later, when
+/// it starts another thread. What runs before the probe did not need the pool.
+struct SaturatedPool {
+    private static let parkedJobs = 16
+    private let gate = Gate()
+    private let probeRan = Counter()
+
+    init() {
+        for _ in 0..<Self.parkedJobs {
+            DispatchQueue.global().async { [gate] in gate.wait(guardSeconds: 60) }
+        }
+        DispatchQueue.global().async { [probeRan] in probeRan.increment() }
+    }
+
+    /// Whether the pool has not yet got to the probe, queued before anything the test did since.
+    var isStillSaturated: Bool { probeRan.value == 0 }
+
+    func release() {
+        gate.open(count: Self.parkedJobs)
+    }
+}

@@ -28,3 +28,11 @@ final class TestThread: Sendable {
         for thread in threads { thread.join() }
     }
 }
+
+/// Runs `body`, which blocks, on a thread of its own and suspends until it returns: a test that waits for seconds
+/// then holds none of the few threads Swift's cooperative pool runs the tests on.
+func onAThreadOfItsOwn<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        PlatformThread.detach { continuation.resume(returning: body()) }
+    }
+}

@@ -15,5 +15,11 @@ extension BenchmarkCase {
             .allOfHundred,
             .servicesBroadcast,
             .contended,
+            .storeUpdateNoObserver,
+            .storeUpdateOneObserver,
+            .storeUpdateTenObservers,
+            .storeRead,
+            .presenterImmediate,
+            .presenterSerialQueue,
         ] + BenchmarkCase.stores
 }

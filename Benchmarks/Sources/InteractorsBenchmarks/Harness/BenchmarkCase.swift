@@ -22,11 +22,13 @@ struct BenchmarkCase: Sendable {
     let contenders: [Contender]
     let targets: [Target]
 
-    /// The report's tables: libraries side by side, the library's lock against others, or the data stores.
+    /// The report's tables: libraries side by side, the library's lock against others, the data stores, or the
+    /// presentation layer against a plain `@Observable` model and a mutex.
     enum Table: Sendable {
         case main
         case locks
         case stores
+        case presentation
     }
 
     init(

@@ -15,6 +15,11 @@ enum Library: CaseIterable, Hashable {
     case fileStore
     case sqliteStore
     case rawSQLite
+    /// The presentation columns (a table of their own): the library's store and presenter, a plain
+    /// `@Observable` model, and a `Synchronization.Mutex` around the same state.
+    case store
+    case observableModel
+    case mutexState
 
     var title: String {
         switch self {
@@ -31,6 +36,9 @@ enum Library: CaseIterable, Hashable {
         case .fileStore: "FileDataSource"
         case .sqliteStore: "SQLiteDataSource"
         case .rawSQLite: "raw sqlite3"
+        case .store: "Store / Presenter"
+        case .observableModel: "@Observable"
+        case .mutexState: "Mutex<State>"
         }
     }
 
@@ -40,13 +48,20 @@ enum Library: CaseIterable, Hashable {
     /// The columns of the lock table.
     static let lockColumns: [Library] = [.response, .mutexFuture, .lockModel, .oldLockModel, .pthreadMutexModel]
 
-    /// The name in a ratio column's title: "Lock ÷ old Lock", "SQLite ÷ raw sqlite3".
+    /// The name in a ratio column's title: "Lock ÷ old Lock", "SQLite ÷ raw sqlite3", "Store ÷ @Observable".
     var shortTitle: String {
-        self == .sqliteStore ? "SQLite" : title
+        switch self {
+        case .sqliteStore: "SQLite"
+        case .store: "Store"
+        default: title
+        }
     }
 
     /// The columns of the stores table.
     static let storeColumns: [Library] = [.inMemoryStore, .fileStore, .sqliteStore, .rawSQLite]
+
+    /// The columns of the presentation table.
+    static let presentationColumns: [Library] = [.store, .observableModel, .mutexState]
 
     /// The peers `Response` is divided by in the ratio columns.
     static let ratioPeers: [Library] = [.nio, .openCombine, .concurrency, .mutexFuture]

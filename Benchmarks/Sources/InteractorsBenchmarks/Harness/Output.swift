@@ -82,17 +82,25 @@ struct Report {
 
         lines += sideTable(
             .locks,
-            "Locks: the same minimal future on each lock, `Response` and the mutex future for reference.",
+            caption: "Locks: the same minimal future on each lock, `Response` and the mutex future for reference.",
             columns: Library.lockColumns,
-            ratiosOf: .lockModel,
-            to: [.oldLockModel, .pthreadMutexModel]
+            ours: .lockModel,
+            against: [.oldLockModel, .pthreadMutexModel]
+        )
+        lines += sideTable(
+            .presentation,
+            caption: "Presentation: the store and the presenter beside a plain `@Observable` model and a `Mutex` "
+                + "around the same state.",
+            columns: Library.presentationColumns,
+            ours: .store,
+            against: [.observableModel, .mutexState]
         )
         lines += sideTable(
             .stores,
-            "Stores: one run, each store holding the row's number of values (`StoreNote`, about 150 bytes of JSON).",
+            caption: "Stores: one run, each store holding the row's number of values (`StoreNote`, about 150 bytes of JSON).",
             columns: Library.storeColumns,
-            ratiosOf: .sqliteStore,
-            to: [.rawSQLite, .fileStore]
+            ours: .sqliteStore,
+            against: [.rawSQLite, .fileStore]
         )
 
         lines.append("")
@@ -113,25 +121,26 @@ struct Report {
         return lines.joined(separator: "\n")
     }
 
-    /// A table of its own (locks, stores): `columns` side by side, then `library` divided by each of `peers`.
+    /// A table of its own after the main one: `columns`, then `ours` divided by each of `against`, then the
+    /// targets; nothing if no case of `table` ran.
     private func sideTable(
         _ table: BenchmarkCase.Table,
-        _ title: String,
+        caption: String,
         columns: [Library],
-        ratiosOf library: Library,
-        to peers: [Library]
+        ours: Library,
+        against peers: [Library]
     ) -> [String] {
         let tableCases = cases.filter { $0.table == table }
         guard !tableCases.isEmpty else { return [] }
-        var lines = ["", title, ""]
+        var lines = ["", caption, ""]
         var header = ["Case"] + columns.map(\.title)
-        header += peers.map { "\(library.shortTitle) ÷ \($0.title)" } + ["Target", "Verdict"]
+        header += peers.map { "\(ours.shortTitle) ÷ \($0.title)" } + ["Target", "Verdict"]
         lines.append(row(header))
         lines.append(row(header.map { _ in "---" }))
         for benchmark in tableCases {
             var cells = [benchmark.title]
             cells += columns.map { cell(benchmark.id, $0) }
-            cells += peers.map { ratio(benchmark.id, library, to: $0) }
+            cells += peers.map { ratio(benchmark.id, ours, to: $0) }
             cells += verdicts(benchmark.targets)
             lines.append(row(cells))
         }

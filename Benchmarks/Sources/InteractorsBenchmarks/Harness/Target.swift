@@ -76,6 +76,21 @@ struct Target: Sendable {
         }
     }
 
+    /// `library`'s time per operation, times `operations`, is at most `nanoseconds` (a budget for a whole run).
+    static func totalTime(
+        _ caseID: String,
+        _ library: Library,
+        operations: Double,
+        atMost nanoseconds: Double,
+        _ statement: String
+    ) -> Target {
+        Target(statement: statement) { results in
+            guard let ours = results[caseID, library] else { return nil }
+            let total = ours.nanoseconds * operations
+            return Verdict(met: total <= nanoseconds, detail: "\(format(nanoseconds: total)) in all")
+        }
+    }
+
     /// `Response`'s time per operation, divided over `items`, is at most `nanoseconds`.
     static func timePerItem(_ caseID: String, items: Double, atMost nanoseconds: Double, _ statement: String) -> Target
     {

@@ -1,0 +1,48 @@
+import Dispatch
+import Synchronization
+
+/// Threads parked until something changes that may give them something to do, woken all at once by
+/// ``notify()``, which they answer by looking again. Cheap when nobody is parked: ``notify()`` is then one atomic
+/// load.
+final class WakeUpList: Sendable {
+    /// Callers parked in `get()` and friends that may owe work to their own queue (see
+    /// `Response.helpWhileBlocked(timed:from:)`).
+    ///
+    /// A caller blocked on a serial queue can only ever be unblocked by work queued to that queue if it runs that
+    /// work itself. Such work may appear after the wait began: a `flatMap` stage, run on another thread, returns a
+    /// response whose work is queued to the caller's queue, or a main-queue job is scheduled while the main queue
+    /// is blocked. Those places notify this list; each parked caller then walks what it waits on again.
+    static let blockedCallers = WakeUpList()
+
+    /// Threads waiting for code that others may wait for (a factory's build, a registry's delivery), woken when a
+    /// thread running such code, or work it waits for, blocks: the waiter then checks again whether it is itself
+    /// awaited (see ``WaitRecord``).
+    static let dependencyWaiters = WakeUpList()
+
+    private let parked = Atomic<Int>(0)
+    private let semaphores = LockedBox<[DispatchSemaphore]>([])
+
+    private init() {}
+
+    /// Registers `wakeUp` to be signalled by ``notify()``. Call before looking, so that a change published after
+    /// the look is seen through a signal.
+    func register(_ wakeUp: DispatchSemaphore) {
+        semaphores.withLock { $0.append(wakeUp) }
+        parked.add(1, ordering: .sequentiallyConsistent)
+    }
+
+    /// Removes `wakeUp`, once its thread stops waiting.
+    func unregister(_ wakeUp: DispatchSemaphore) {
+        parked.subtract(1, ordering: .sequentiallyConsistent)
+        semaphores.withLock { list in
+            if let index = list.firstIndex(where: { $0 === wakeUp }) { list.remove(at: index) }
+        }
+    }
+
+    /// Wakes every parked thread to look again. Call after publishing the change.
+    func notify() {
+        guard parked.load(ordering: .sequentiallyConsistent) > 0 else { return }
+        let all = semaphores.withLock { $0 }
+        for semaphore in all { semaphore.signal() }
+    }
+}

@@ -62,17 +62,6 @@ import Testing
         #expect(attempts.count == 1)
         #expect(attempts.elements.first?.isCancelled == true)
     }
-
-    @Test func aTimedOutResponsesHandlerOnASerialQueueRunsWhileTheGlobalPoolIsSaturated() {
-        let pool = SaturatedPool()
-        let (response, resolver) = Response<Int>.makePending()
-        let heard = Gate()
-        response.timeout(after: .milliseconds(50)).onFailure(on: DispatchQueue(label: "handlers")) { _ in heard.open() }
-        #expect(heard.wait(guardSeconds: 20))
-        #expect(pool.isStillSaturated)
-        pool.release()
-        withExtendedLifetime(resolver) {}
-    }
 }
 
 @Suite struct ResponseRetryDepthTests {
@@ -102,5 +91,22 @@ import Testing
         #expect(heard.wait(timeout: .now() + 10) == .success)
         #expect(upstreamCancelledFirst.elements == [true])
         withExtendedLifetime(resolver) {}
+    }
+}
+
+extension GlobalPoolSaturatingTests {
+    @Suite struct ResponseTimingSaturationTests {
+        @Test func aTimedOutResponsesHandlerOnASerialQueueRunsWhileTheGlobalPoolIsSaturated() {
+            let pool = SaturatedPool()
+            let (response, resolver) = Response<Int>.makePending()
+            let heard = Gate()
+            response.timeout(after: .milliseconds(50)).onFailure(on: DispatchQueue(label: "handlers")) { _ in
+                heard.open()
+            }
+            #expect(heard.wait(guardSeconds: 20))
+            #expect(pool.isStillSaturated)
+            pool.release()
+            withExtendedLifetime(resolver) {}
+        }
     }
 }

@@ -127,17 +127,21 @@ private final class ResolverHolder: Sendable {
         #expect(ranOn.elements.first != droppingThread)
         #expect(response.error as? ResponseError == .abandoned)
     }
+}
 
-    @Test func anAbandonedResponsesHandlerOnASerialQueueRunsWhileTheGlobalPoolIsSaturated() {
-        let pool = SaturatedPool()
-        var pending: (response: Response<Int>, resolver: Resolver<Int>)? = Response<Int>.makePending()
-        let response = pending!.response
-        let heard = Gate()
-        response.onFailure(on: DispatchQueue(label: "handlers")) { _ in heard.open() }
-        pending = nil
-        #expect(heard.wait(guardSeconds: 20))
-        #expect(pool.isStillSaturated)
-        pool.release()
-        #expect(response.error as? ResponseError == .abandoned)
+extension GlobalPoolSaturatingTests {
+    @Suite struct ResolverAbandonmentSaturationTests {
+        @Test func anAbandonedResponsesHandlerOnASerialQueueRunsWhileTheGlobalPoolIsSaturated() {
+            let pool = SaturatedPool()
+            var pending: (response: Response<Int>, resolver: Resolver<Int>)? = Response<Int>.makePending()
+            let response = pending!.response
+            let heard = Gate()
+            response.onFailure(on: DispatchQueue(label: "handlers")) { _ in heard.open() }
+            pending = nil
+            #expect(heard.wait(guardSeconds: 20))
+            #expect(pool.isStillSaturated)
+            pool.release()
+            #expect(response.error as? ResponseError == .abandoned)
+        }
     }
 }

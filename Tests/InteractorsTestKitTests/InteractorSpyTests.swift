@@ -2,8 +2,9 @@ import Dispatch
 import Interactors
 import InteractorsTestKit
 import Testing
+import TestThreads
 
-@Suite struct InteractorSpyTests {
+@Suite(.onThreadsOfTheirOwn) struct InteractorSpyTests {
     struct Failure: Error, Equatable {}
 
     @Test func recordsRequestsInCallOrder() {

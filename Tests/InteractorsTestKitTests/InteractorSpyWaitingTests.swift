@@ -2,8 +2,9 @@ import Dispatch
 import Interactors
 import InteractorsTestKit
 import Testing
+import TestThreads
 
-@Suite struct InteractorSpyWaitingTests {
+@Suite(.onThreadsOfTheirOwn) struct InteractorSpyWaitingTests {
     @Test func waitForRequestsReturnsTheFirstOnesOnceMadeOnAnotherThread() throws {
         let spy = InteractorSpy<Int, Int>()
         spy.alwaysAnswer(with: 0)

@@ -1,8 +1,9 @@
 import Interactors
 import InteractorsTestKit
 import Testing
+import TestThreads
 
-@Suite struct LifecycleDriverTests {
+@Suite(.onThreadsOfTheirOwn) struct LifecycleDriverTests {
     private let recorder = RecordingService()
 
     @Test func aDriverWalksAServiceThroughADayInTheLifeOfAnApp() {

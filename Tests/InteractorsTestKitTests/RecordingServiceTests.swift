@@ -1,8 +1,9 @@
 import Interactors
 import InteractorsTestKit
 import Testing
+import TestThreads
 
-@Suite struct RecordingServiceTests {
+@Suite(.onThreadsOfTheirOwn) struct RecordingServiceTests {
     @Test func aRecordingServiceRecordsWhatItHearsInOrder() {
         let recorder = RecordingService()
         let driver = LifecycleDriver(services: [recorder])

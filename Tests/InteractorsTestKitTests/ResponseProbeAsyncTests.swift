@@ -2,8 +2,9 @@ import Dispatch
 import Interactors
 import InteractorsTestKit
 import Testing
+import TestThreads
 
-@Suite struct ResponseProbeAsyncTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseProbeAsyncTests {
     struct Failure: Error, Equatable {}
 
     @Test func valueReturnsAValueSettledOnAnotherThread() async throws {

@@ -2,8 +2,9 @@ import Dispatch
 import Interactors
 import InteractorsTestKit
 import Testing
+import TestThreads
 
-@Suite struct ResponseProbeTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseProbeTests {
     struct Failure: Error, Equatable {}
 
     @Test func reportsNothingWhilePending() {

@@ -3,6 +3,7 @@ import Interactors
 import InteractorsPresentation
 import InteractorsTestKit
 import Testing
+import TestThreads
 
 private enum BooksScreen: Sendable, Equatable {
     case idle
@@ -26,7 +27,7 @@ private struct BooksTranslator: Translator {
     }
 }
 
-@Suite struct StoreRecorderTests {
+@Suite(.onThreadsOfTheirOwn) struct StoreRecorderTests {
     @Test func recordsTheStateWhenMadeThenEveryLaterStateInOrder() {
         let store = Store(0, queue: .immediate)
         store.update { $0 = 1 }

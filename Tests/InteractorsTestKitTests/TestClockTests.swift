@@ -2,8 +2,9 @@ import Dispatch
 import Interactors
 import InteractorsTestKit
 import Testing
+import TestThreads
 
-@Suite struct TestClockTests {
+@Suite(.onThreadsOfTheirOwn) struct TestClockTests {
     // MARK: Time
 
     @Test func aNewClockStandsStillUntilItIsAdvanced() async {

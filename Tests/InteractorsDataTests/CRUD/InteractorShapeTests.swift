@@ -2,9 +2,10 @@ import DataTestSupport
 import Interactors
 import InteractorsData
 import Testing
+import TestThreads
 
 /// The CRUD interactors are `Interactor`s: one request in, a response out, with the default operation.
-@Suite struct InteractorShapeTests {
+@Suite(.onThreadsOfTheirOwn) struct InteractorShapeTests {
     @Test func theOneRequestFormUsesTheDefaultOperation() throws {
         let main = RecordingSource("main")
         let cache = RecordingSource("cache")

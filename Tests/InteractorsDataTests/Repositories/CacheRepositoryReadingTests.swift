@@ -3,9 +3,10 @@ import Foundation
 import Interactors
 import InteractorsData
 import Testing
+import TestThreads
 
 /// Which source a read uses, for each operation, and what happens when one of them fails.
-@Suite struct CacheRepositoryReadingTests {
+@Suite(.onThreadsOfTheirOwn) struct CacheRepositoryReadingTests {
     let main = RecordingSource("main")
     let cache = RecordingSource("cache")
 

@@ -3,9 +3,10 @@ import Foundation
 import Interactors
 import InteractorsData
 import Testing
+import TestThreads
 
 /// Where writes and deletes go, for each operation, and that a failed main write leaves the cache alone.
-@Suite struct CacheRepositoryWritingTests {
+@Suite(.onThreadsOfTheirOwn) struct CacheRepositoryWritingTests {
     let main = RecordingSource("main", stampsRevisions: true)
     let cache = RecordingSource("cache")
     var repository: CacheRepository<Note> { CacheRepository(main: main, cache: cache) }

@@ -2,9 +2,10 @@ import DataTestSupport
 import Interactors
 import InteractorsData
 import Testing
+import TestThreads
 
 /// A single-source repository sends every call to its source, whatever the operation.
-@Suite struct SingleSourceRepositoryTests {
+@Suite(.onThreadsOfTheirOwn) struct SingleSourceRepositoryTests {
     @Test(arguments: RepositoryOperation.allCases)
     func everyCallGoesToTheSource(operation: RepositoryOperation) throws {
         let source = RecordingSource("only")

@@ -2,9 +2,10 @@ import DataTestSupport
 import Interactors
 import InteractorsData
 import Testing
+import TestThreads
 
 /// What `get` and `getAll` answer, on both local sources.
-@Suite struct LocalSourceReadingTests {
+@Suite(.onThreadsOfTheirOwn) struct LocalSourceReadingTests {
     @Test(arguments: LocalSourceKind.allCases)
     func getAnswersTheStoredValue(kind: LocalSourceKind) throws {
         let local = try kind.make()

@@ -3,9 +3,10 @@ import Dispatch
 import Interactors
 import InteractorsData
 import Testing
+import TestThreads
 
 /// What `put`, `putAll`, `delete` and `deleteAll` do, on both local sources.
-@Suite struct LocalSourceWritingTests {
+@Suite(.onThreadsOfTheirOwn) struct LocalSourceWritingTests {
     @Test(arguments: LocalSourceKind.allCases)
     func putAnswersTheValueAndReplacesById(kind: LocalSourceKind) throws {
         let local = try kind.make()

@@ -3,9 +3,10 @@ import Foundation
 import Interactors
 import InteractorsData
 import Testing
+import TestThreads
 
 /// `UserDefaultsDataSource` on real defaults domains (`UserDefaults(suiteName:)`), each removed after its test.
-@Suite struct UserDefaultsDataSourceTests {
+@Suite(.onThreadsOfTheirOwn) struct UserDefaultsDataSourceTests {
     struct Setting: Codable, Identifiable, Sendable, Hashable {
         var id: String
         var value: String

@@ -3,8 +3,9 @@ import Interactors
 import InteractorsPresentation
 import InteractorsTestKit
 import Testing
+import TestThreads
 
-@Suite struct ResponseSlotTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseSlotTests {
     @Test func replacingCancelsThePendingResponseHeldAndReturnsTheNewOne() {
         let slot = ResponseSlot<Int>()
         let (first, firstResolver) = Response<Int>.makePending()

@@ -1,6 +1,7 @@
 import Interactors
 import InteractorsPresentation
 import Testing
+import TestThreads
 
 /// A dispatcher that records what it is sent.
 private final class RecordingDispatcher<Action: Sendable>: Dispatcher {
@@ -11,7 +12,7 @@ private final class RecordingDispatcher<Action: Sendable>: Dispatcher {
     }
 }
 
-@Suite struct AnyDispatcherTests {
+@Suite(.onThreadsOfTheirOwn) struct AnyDispatcherTests {
     @Test func forwardsEachActionToTheWrappedDispatcher() {
         let wrapped = RecordingDispatcher<Int>()
         let dispatcher = AnyDispatcher(wrapped)

@@ -3,6 +3,7 @@ import Interactors
 import InteractorsPresentation
 import InteractorsTestKit
 import Testing
+import TestThreads
 
 /// Counts the actions translated; with gates, the first translation opens `started`, then waits for `release`,
 /// holding the presenter's job.
@@ -31,7 +32,7 @@ private final class InlineQueue: CallbackQueue {
     func schedule(_ job: @escaping @Sendable () -> Void) { job() }
 }
 
-@Suite struct PresenterBatchingTests {
+@Suite(.onThreadsOfTheirOwn) struct PresenterBatchingTests {
     @Test func onAQueueThatRunsJobsLaterOneJobTranslatesAtMost64Actions() {
         let queue = ManualCallbackQueue()
         let store = Store(-1, queue: .immediate)

@@ -3,6 +3,7 @@ import Interactors
 import InteractorsPresentation
 import InteractorsTestKit
 import Testing
+import TestThreads
 
 /// What the ordering test's translator builds: how many actions it saw, and how many arrived out of order.
 private struct Tally: Sendable {
@@ -29,7 +30,7 @@ private struct TallyTranslator: Translator {
     }
 }
 
-@Suite struct PresenterTests {
+@Suite(.onThreadsOfTheirOwn) struct PresenterTests {
     enum QueueKind: String, CaseIterable, Sendable {
         case immediate, serial, concurrent
 

@@ -3,13 +3,14 @@ import Interactors
 import InteractorsPresentation
 import InteractorsTestKit
 import Testing
+import TestThreads
 
 private struct Screen: Sendable, Equatable {
     var title = "Books"
     var count = 0
 }
 
-@Suite struct StoreFieldObservingTests {
+@Suite(.onThreadsOfTheirOwn) struct StoreFieldObservingTests {
     @Test func aFieldObserverHearsTheValueNowThenOnlyWhenItChanges() {
         let store = Store(Screen(), queue: .immediate)
         let titles = Recorder<String>()

@@ -2,8 +2,9 @@ import Interactors
 import InteractorsPresentation
 import Observation
 import Testing
+import TestThreads
 
-@Suite struct StoreObservableTests {
+@Suite(.onThreadsOfTheirOwn) struct StoreObservableTests {
     @Test func readingStateInsideObservationTrackingIsTrackedAndAnUpdateFiresOnChange() {
         let store = Store(0, queue: .immediate)
         let changes = Recorder<Int>()

@@ -2,8 +2,9 @@ import Interactors
 import InteractorsPresentation
 import InteractorsTestKit
 import Testing
+import TestThreads
 
-@Suite struct StoreObservationTests {
+@Suite(.onThreadsOfTheirOwn) struct StoreObservationTests {
     @Test func cancelledObservationHearsNothingMoreAndFreesItsClosure() {
         let queue = ManualCallbackQueue()
         let store = Store(0, queue: queue)

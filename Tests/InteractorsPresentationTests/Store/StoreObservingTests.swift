@@ -3,8 +3,9 @@ import Interactors
 import InteractorsPresentation
 import InteractorsTestKit
 import Testing
+import TestThreads
 
-@Suite struct StoreObservingTests {
+@Suite(.onThreadsOfTheirOwn) struct StoreObservingTests {
     @Test func observerHearsTheCurrentStateFirstOnTheStoresQueue() {
         let queue = ManualCallbackQueue()
         let store = Store(5, queue: queue)

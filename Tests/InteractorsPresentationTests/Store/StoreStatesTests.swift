@@ -1,13 +1,14 @@
 import Interactors
 import InteractorsPresentation
 import Testing
+import TestThreads
 
 /// A state holding an object whose release a test can watch.
 private struct Holding: Sendable {
     let object: Tracked
 }
 
-@Suite struct StoreStatesTests {
+@Suite(.onThreadsOfTheirOwn) struct StoreStatesTests {
     @Test func statesStartWithTheCurrentStateThenEveryChange() async {
         let store = Store(0, queue: .immediate)
         var received: [Int] = []

@@ -3,8 +3,9 @@ import Interactors
 import InteractorsPresentation
 import InteractorsTestKit
 import Testing
+import TestThreads
 
-@Suite struct StoreTests {
+@Suite(.onThreadsOfTheirOwn) struct StoreTests {
     @Test func stateIsTheInitialStateUntilChanged() {
         let store = Store(3, queue: .immediate)
         #expect(store.state == 3)

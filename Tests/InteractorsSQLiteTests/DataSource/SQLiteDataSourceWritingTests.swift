@@ -4,9 +4,10 @@ import Interactors
 import InteractorsData
 import InteractorsSQLite
 import Testing
+import TestThreads
 
 /// What `put`, `putAll`, `delete` and `deleteAll` do, on a file database and an in-memory one.
-@Suite struct SQLiteDataSourceWritingTests {
+@Suite(.onThreadsOfTheirOwn) struct SQLiteDataSourceWritingTests {
     @Test(arguments: DatabaseKind.allCases)
     func putAnswersTheValueAndReplacesByID(kind: DatabaseKind) throws {
         let database = try kind.make()

@@ -4,10 +4,11 @@ import Interactors
 import InteractorsData
 import InteractorsSQLite
 import Testing
+import TestThreads
 
 /// Ids of any `Codable & Hashable & Sendable` type, and how they are stored: text for strings, integers for
 /// whole numbers, JSON with sorted keys for anything else.
-@Suite struct SQLiteKeyTests {
+@Suite(.onThreadsOfTheirOwn) struct SQLiteKeyTests {
     struct Counter: Codable, Identifiable, Sendable, Equatable {
         var id: Int
         var count: Int

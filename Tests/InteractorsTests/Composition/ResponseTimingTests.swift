@@ -1,8 +1,9 @@
 import Dispatch
 import Interactors
 import Testing
+import TestThreads
 
-@Suite struct ResponseTimingTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseTimingTests {
     @Test func timeoutFailsWithTimedOutWhenTheUpstreamIsLate() {
         let (upstream, resolver) = Response<Int>.makePending()
         #expect(throws: ResponseError.timedOut) { try upstream.timeout(after: .milliseconds(10)).get() }
@@ -64,7 +65,7 @@ import Testing
     }
 }
 
-@Suite struct ResponseRetryDepthTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseRetryDepthTests {
     @Test func thousandsOfAttemptsThatFailAtOnceDoNotGrowTheStack() {
         let attempts = Counter()
         let outcome = finishing {
@@ -79,7 +80,7 @@ import Testing
     }
 }
 
-@Suite struct ResponseTimeoutReleaseTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseTimeoutReleaseTests {
     @Test func aHandlerThatHearsTheTimeoutFindsTheAbandonedWorkCancelled() {
         let (slow, resolver) = Response<Int>.makePending()
         let upstreamCancelledFirst = Recorder<Bool>()

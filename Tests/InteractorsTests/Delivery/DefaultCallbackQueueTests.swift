@@ -2,9 +2,10 @@ import Dispatch
 import Interactors
 import InteractorsTestKit
 import Testing
+import TestThreads
 
 /// Serialised: these tests change a process-wide setting, and restore it.
-@Suite(.serialized) struct DefaultCallbackQueueTests {
+@Suite(.serialized, .onThreadsOfTheirOwn) struct DefaultCallbackQueueTests {
     @Test func defaultIsTheMainQueue() {
         #expect(DefaultCallbackQueue.current === MainCallbackQueue.shared)
     }

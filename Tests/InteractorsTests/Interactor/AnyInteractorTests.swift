@@ -1,7 +1,8 @@
 import Interactors
 import Testing
+import TestThreads
 
-@Suite struct AnyInteractorTests {
+@Suite(.onThreadsOfTheirOwn) struct AnyInteractorTests {
     @Test func wrappingAnInteractorExecutesIt() throws {
         let greet = GreetInteractor()
         let erased = AnyInteractor(greet)

@@ -2,8 +2,9 @@ import Dispatch
 import Interactors
 import InteractorsTestKit
 import Testing
+import TestThreads
 
-@Suite struct InteractorExecutorConcurrencyTests {
+@Suite(.onThreadsOfTheirOwn) struct InteractorExecutorConcurrencyTests {
     @Test func requestsOfSeveralTypesFromManyThreadsEachReachTheirOwnInteractor() throws {
         let executor = InteractorExecutor()
         let greet = GreetInteractor(queue: DispatchQueue(label: "greet"))

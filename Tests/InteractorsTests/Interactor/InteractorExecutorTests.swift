@@ -2,8 +2,9 @@ import Dispatch
 import Interactors
 import InteractorsTestKit
 import Testing
+import TestThreads
 
-@Suite struct InteractorExecutorTests {
+@Suite(.onThreadsOfTheirOwn) struct InteractorExecutorTests {
     @Test func aRequestReachesTheInteractorRegisteredForItsType() throws {
         let executor = InteractorExecutor()
         executor.register(GreetInteractor())

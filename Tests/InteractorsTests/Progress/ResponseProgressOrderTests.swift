@@ -2,9 +2,10 @@ import Dispatch
 import Interactors
 import InteractorsTestKit
 import Testing
+import TestThreads
 
 /// Progress reaches each handler as a rising sequence, whichever threads report it.
-@Suite struct ResponseProgressOrderTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseProgressOrderTests {
     @Test func progressReportedFromTwoThreadsReachesAnImmediateHandlerInOrder() {
         let (response, resolver) = Response<Int>.makePending()
         let heard = Recorder<Double>()

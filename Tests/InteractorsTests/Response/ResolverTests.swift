@@ -1,8 +1,9 @@
 import Dispatch
 import Interactors
 import Testing
+import TestThreads
 
-@Suite struct ResolverTests {
+@Suite(.onThreadsOfTheirOwn) struct ResolverTests {
     @Test func onlyTheFirstResolutionSettles() throws {
         let (response, resolver) = Response<Int>.makePending()
         #expect(resolver.succeed(1))
@@ -110,7 +111,7 @@ private final class ResolverHolder: Sendable {
     }
 }
 
-@Suite struct ResolverAbandonmentTests {
+@Suite(.onThreadsOfTheirOwn) struct ResolverAbandonmentTests {
     @Test func aResolverDroppedUnresolvedDoesNotRunHandlersOnTheDroppingThread() {
         var pending: (response: Response<Int>, resolver: Resolver<Int>)? = Response<Int>.makePending()
         let response = pending!.response

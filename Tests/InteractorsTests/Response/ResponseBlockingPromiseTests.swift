@@ -2,10 +2,11 @@ import Dispatch
 import Interactors
 import InteractorsTestKit
 import Testing
+import TestThreads
 
 /// The promises a blocked caller relies on: it returns by its deadline, it never deadlocks on work owed to its
 /// own queue (whenever that work appears), and it returns only once the settlement has been delivered.
-@Suite struct ResponseBlockingPromiseTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseBlockingPromiseTests {
     @Test func timedWaitReturnsByItsDeadlineInsteadOfRunningGlobalWork() {
         let release = Gate()
         let finished = Counter()

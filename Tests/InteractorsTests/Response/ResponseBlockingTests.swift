@@ -2,8 +2,9 @@ import Dispatch
 import Interactors
 import InteractorsTestKit
 import Testing
+import TestThreads
 
-@Suite struct ResponseBlockingTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseBlockingTests {
     @Test func getReturnsTheValueOnceSettledElsewhere() throws {
         let (response, resolver) = Response<Int>.makePending()
         DispatchQueue.global().async { resolver.succeed(12) }

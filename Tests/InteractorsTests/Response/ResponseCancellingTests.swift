@@ -2,8 +2,9 @@ import Dispatch
 import Interactors
 import InteractorsTestKit
 import Testing
+import TestThreads
 
-@Suite struct ResponseCancellingTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseCancellingTests {
     @Test func cancellingAPendingResponseFailsItWithCancellationError() {
         let (response, resolver) = Response<Int>.makePending()
         response.cancel()

@@ -2,8 +2,9 @@ import Dispatch
 import Interactors
 import InteractorsTestKit
 import Testing
+import TestThreads
 
-@Suite struct ResponseCreatingTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseCreatingTests {
     @Test func workOnAQueueSucceedsWithItsValue() throws {
         let response = Response(on: DispatchQueue.global()) { 21 * 2 }
         #expect(try response.get() == 42)

@@ -2,8 +2,9 @@ import Dispatch
 import Interactors
 import InteractorsTestKit
 import Testing
+import TestThreads
 
-@Suite struct ResponseLifetimeTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseLifetimeTests {
     @Test func handlerAndItsCapturesAreReleasedOnceItHasRun() {
         let (response, resolver) = Response<Int>.makePending()
         weak var weakTracked: Tracked?

@@ -2,9 +2,10 @@ import Dispatch
 import Interactors
 import InteractorsTestKit
 import Testing
+import TestThreads
 
 /// Registration order holds even when a registration races the settlement.
-@Suite struct ResponseOrderingTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseOrderingTests {
     @Test func handlerRegisteredWhileTheSettlementIsDeliveredRunsAfterTheEarlierOnes() {
         let (response, resolver) = Response<Int>.makePending()
         let order = Recorder<Int>()

@@ -1,6 +1,7 @@
 import Dispatch
 import Interactors
 import Testing
+import TestThreads
 
 #if canImport(Glibc)
 import Glibc
@@ -14,7 +15,7 @@ import Musl
 /// The operations are reproducible from the seed (the interleaving is the machine's). A failure names its seed;
 /// `INTERACTORS_STRESS_SEED=N swift test --filter ResponseScheduleStressTests` runs that one seed again, and
 /// `INTERACTORS_STRESS_SEEDS=N` sets how many seeds a run tries.
-@Suite struct ResponseScheduleStressTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseScheduleStressTests {
     @Test func randomOperationsFromManyThreadsKeepEveryPromise() async {
         // On a thread of its own: the runs block for their threads, and Swift's cooperative pool is two threads
         // here.

@@ -1,9 +1,10 @@
 import Dispatch
 import Interactors
 import Testing
+import TestThreads
 
 /// Many threads racing on the same responses. Run under ThreadSanitizer in CI (`swift test --sanitize=thread`).
-@Suite struct ResponseStressTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseStressTests {
     static let responses = 2_000
 
     @Test func racingResolutionsSettleOnceAndEveryHandlerRunsOnce() {

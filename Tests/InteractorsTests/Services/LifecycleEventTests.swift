@@ -1,8 +1,9 @@
 import Interactors
 import InteractorsTestKit
 import Testing
+import TestThreads
 
-@Suite struct LifecycleEventTests {
+@Suite(.onThreadsOfTheirOwn) struct LifecycleEventTests {
     private let log = EventLog()
 
     private func recorders() -> [RecordingService] {

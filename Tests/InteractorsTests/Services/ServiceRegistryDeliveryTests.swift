@@ -3,6 +3,7 @@ import Foundation
 import InteractorsTestKit
 import Synchronization
 import Testing
+import TestThreads
 
 @testable import Interactors
 
@@ -22,7 +23,7 @@ private func waitUntilQueued(
     }
 }
 
-@Suite struct ServiceRegistryDeliveryTests {
+@Suite(.onThreadsOfTheirOwn) struct ServiceRegistryDeliveryTests {
     private let log = EventLog()
 
     @Test func anEventSentFromAHookIsDeliveredAfterTheCurrentOne() {

@@ -1,6 +1,7 @@
 import Interactors
 import InteractorsTestKit
 import Testing
+import TestThreads
 
 /// Implements nothing: every requirement has a default.
 private final class Quiet: Service {}
@@ -22,7 +23,7 @@ private final class Hooks: Service {
     func willTerminate() throws { log.record(service: "willTerminate", event: .willTerminate) }
 }
 
-@Suite struct ServiceTests {
+@Suite(.onThreadsOfTheirOwn) struct ServiceTests {
     @Test func aServiceImplementingNothingHearsEveryEventWithoutFailing() {
         let quiet = Quiet()
         for event in allEvents { #expect(throws: Never.self) { try quiet.receive(event) } }

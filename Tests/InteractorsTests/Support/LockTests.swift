@@ -1,6 +1,7 @@
 import Dispatch
 import Interactors
 import Testing
+import TestThreads
 
 #if canImport(Darwin)
 import Darwin
@@ -17,7 +18,7 @@ private final class GuardedCounter: @unchecked Sendable {
     var value = 0
 }
 
-@Suite struct LockTests {
+@Suite(.onThreadsOfTheirOwn) struct LockTests {
     @Test func lockKeepsACounterExactUnderContentionFromManyThreads() {
         let counter = GuardedCounter()
         let threads = 16

@@ -1,9 +1,10 @@
 import Dispatch
 import Testing
+import TestThreads
 
 @testable import Interactors
 
-@Suite struct SpinPolicyTests {
+@Suite(.onThreadsOfTheirOwn) struct SpinPolicyTests {
     @Test func aWaiterSpinsWhileSpinsHavePaid() {
         let credit = SpinCredit()
         #expect(credit.shouldSpin())

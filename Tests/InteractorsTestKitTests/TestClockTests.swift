@@ -1,8 +1,8 @@
 import Dispatch
 import Interactors
 import InteractorsTestKit
-import Testing
 import TestThreads
+import Testing
 
 @Suite(.onThreadsOfTheirOwn) struct TestClockTests {
     // MARK: Time

@@ -3,8 +3,8 @@ import Dispatch
 import Interactors
 import InteractorsData
 import InteractorsTestKit
-import Testing
 import TestThreads
+import Testing
 
 /// The six CRUD interactors register on an executor in one line each and run with typed requests.
 @Suite(.onThreadsOfTheirOwn) struct CRUDExecutorTests {

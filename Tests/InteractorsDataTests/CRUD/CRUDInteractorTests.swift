@@ -2,8 +2,8 @@ import DataTestSupport
 import Interactors
 import InteractorsData
 import InteractorsTestKit
-import Testing
 import TestThreads
+import Testing
 
 /// The default interactors: each runs its repository call on the queue it was given, with Harmony's default
 /// operations, and passes the repository's answer through.

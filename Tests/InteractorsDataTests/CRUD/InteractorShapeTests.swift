@@ -1,8 +1,8 @@
 import DataTestSupport
 import Interactors
 import InteractorsData
-import Testing
 import TestThreads
+import Testing
 
 /// The CRUD interactors are `Interactor`s: one request in, a response out, with the default operation.
 @Suite(.onThreadsOfTheirOwn) struct InteractorShapeTests {

@@ -1,7 +1,7 @@
 import Foundation
 import InteractorsData
-import Testing
 import TestThreads
+import Testing
 
 /// Errors say what went wrong, where, and why.
 @Suite(.onThreadsOfTheirOwn) struct DataErrorTests {

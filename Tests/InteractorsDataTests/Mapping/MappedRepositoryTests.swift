@@ -1,8 +1,8 @@
 import DataTestSupport
 import Interactors
 import InteractorsData
-import Testing
 import TestThreads
+import Testing
 
 /// Entities over DTOs: reads map DTOs to entities, writes map back and answer with the base's answer, and a
 /// mapping that throws is a `.mappingFailed` failure carrying what it threw.

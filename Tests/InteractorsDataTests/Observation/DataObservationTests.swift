@@ -1,7 +1,7 @@
 import Interactors
 import InteractorsData
-import Testing
 import TestThreads
+import Testing
 
 /// `DataObservation`: its cancel action runs once, on `cancel()` or on release, and observations compare by
 /// identity.

@@ -1,6 +1,6 @@
 import InteractorsData
-import Testing
 import TestThreads
+import Testing
 
 /// The built-in queries hold what they were given and describe themselves for error messages.
 @Suite(.onThreadsOfTheirOwn) struct QueryTests {

@@ -2,8 +2,8 @@ import DataTestSupport
 import Foundation
 import Interactors
 import InteractorsData
-import Testing
 import TestThreads
+import Testing
 
 /// A cache never hides the main source's answer, the fallback is the caller's rule, and an answer says where it
 /// came from and when it was stored.

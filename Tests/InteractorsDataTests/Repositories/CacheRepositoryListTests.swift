@@ -2,8 +2,8 @@ import DataTestSupport
 import Foundation
 import Interactors
 import InteractorsData
-import Testing
 import TestThreads
+import Testing
 
 /// Lists are cached per query, a refresh replaces them, and deletions reach the cache: the cache tells the main
 /// source's truth. Each test runs over every store that keeps the repository's index itself (in memory, a file,

@@ -2,8 +2,8 @@ import DataTestSupport
 import Foundation
 import Interactors
 import InteractorsData
-import Testing
 import TestThreads
+import Testing
 
 /// The repository's lists and times live with the cache: a new repository over a new source on the same file
 /// answers its last lists, online or offline, with their times. The file kinds are a `FileDataSource` and a

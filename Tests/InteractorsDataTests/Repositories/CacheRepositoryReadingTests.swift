@@ -2,8 +2,8 @@ import DataTestSupport
 import Foundation
 import Interactors
 import InteractorsData
-import Testing
 import TestThreads
+import Testing
 
 /// Which source a read uses, for each operation, and what happens when one of them fails.
 @Suite(.onThreadsOfTheirOwn) struct CacheRepositoryReadingTests {

@@ -2,8 +2,8 @@ import DataTestSupport
 import Foundation
 import Interactors
 import InteractorsData
-import Testing
 import TestThreads
+import Testing
 
 /// Where writes and deletes go, for each operation, and that a failed main write leaves the cache alone.
 @Suite(.onThreadsOfTheirOwn) struct CacheRepositoryWritingTests {

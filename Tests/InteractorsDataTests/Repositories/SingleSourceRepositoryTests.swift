@@ -1,8 +1,8 @@
 import DataTestSupport
 import Interactors
 import InteractorsData
-import Testing
 import TestThreads
+import Testing
 
 /// A single-source repository sends every call to its source, whatever the operation.
 @Suite(.onThreadsOfTheirOwn) struct SingleSourceRepositoryTests {

@@ -2,8 +2,8 @@ import DataTestSupport
 import Foundation
 import Interactors
 import InteractorsData
-import Testing
 import TestThreads
+import Testing
 
 /// A file the source did not write is refused by every operation, named in the error, and left as it is.
 @Suite(.onThreadsOfTheirOwn) struct FileDataSourceCorruptionTests {

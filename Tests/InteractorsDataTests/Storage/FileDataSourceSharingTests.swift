@@ -2,8 +2,8 @@ import DataTestSupport
 import Foundation
 import Interactors
 import InteractorsData
-import Testing
 import TestThreads
+import Testing
 
 /// No acknowledged write is lost when several instances or processes share a file, and a write keeps what the
 /// file is: its permissions, the link that names it.

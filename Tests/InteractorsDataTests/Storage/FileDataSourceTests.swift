@@ -2,8 +2,8 @@ import DataTestSupport
 import Foundation
 import Interactors
 import InteractorsData
-import Testing
 import TestThreads
+import Testing
 
 /// What only the file store promises: persistence across instances and processes, atomic writes, and refusing
 /// files it did not write.

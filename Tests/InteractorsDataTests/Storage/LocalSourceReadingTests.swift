@@ -1,8 +1,8 @@
 import DataTestSupport
 import Interactors
 import InteractorsData
-import Testing
 import TestThreads
+import Testing
 
 /// What `get` and `getAll` answer, on both local sources.
 @Suite(.onThreadsOfTheirOwn) struct LocalSourceReadingTests {

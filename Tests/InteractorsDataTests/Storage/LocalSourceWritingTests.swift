@@ -2,8 +2,8 @@ import DataTestSupport
 import Dispatch
 import Interactors
 import InteractorsData
-import Testing
 import TestThreads
+import Testing
 
 /// What `put`, `putAll`, `delete` and `deleteAll` do, on both local sources.
 @Suite(.onThreadsOfTheirOwn) struct LocalSourceWritingTests {

@@ -2,8 +2,8 @@ import DataTestSupport
 import Foundation
 import Interactors
 import InteractorsData
-import Testing
 import TestThreads
+import Testing
 
 /// `UserDefaultsDataSource` on real defaults domains (`UserDefaults(suiteName:)`), each removed after its test.
 @Suite(.onThreadsOfTheirOwn) struct UserDefaultsDataSourceTests {

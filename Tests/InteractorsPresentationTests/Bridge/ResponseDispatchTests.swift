@@ -1,8 +1,8 @@
 import Dispatch
 import Interactors
 import InteractorsPresentation
-import Testing
 import TestThreads
+import Testing
 
 private enum Action: Sendable, Equatable {
     case loading

@@ -2,8 +2,8 @@ import Dispatch
 import Interactors
 import InteractorsPresentation
 import InteractorsTestKit
-import Testing
 import TestThreads
+import Testing
 
 @Suite(.onThreadsOfTheirOwn) struct ResponseSlotTests {
     @Test func replacingCancelsThePendingResponseHeldAndReturnsTheNewOne() {

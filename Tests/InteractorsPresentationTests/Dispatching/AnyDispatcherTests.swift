@@ -1,7 +1,7 @@
 import Interactors
 import InteractorsPresentation
-import Testing
 import TestThreads
+import Testing
 
 /// A dispatcher that records what it is sent.
 private final class RecordingDispatcher<Action: Sendable>: Dispatcher {

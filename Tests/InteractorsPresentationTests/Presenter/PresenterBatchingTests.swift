@@ -2,8 +2,8 @@ import Dispatch
 import Interactors
 import InteractorsPresentation
 import InteractorsTestKit
-import Testing
 import TestThreads
+import Testing
 
 /// Counts the actions translated; with gates, the first translation opens `started`, then waits for `release`,
 /// holding the presenter's job.

@@ -1,7 +1,7 @@
 import Interactors
 import InteractorsPresentation
-import Testing
 import TestThreads
+import Testing
 
 // Two use cases with action types of their own, served by one screen's presenter through `map`.
 

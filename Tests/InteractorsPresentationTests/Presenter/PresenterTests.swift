@@ -2,8 +2,8 @@ import Dispatch
 import Interactors
 import InteractorsPresentation
 import InteractorsTestKit
-import Testing
 import TestThreads
+import Testing
 
 /// What the ordering test's translator builds: how many actions it saw, and how many arrived out of order.
 private struct Tally: Sendable {

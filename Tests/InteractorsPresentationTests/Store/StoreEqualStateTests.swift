@@ -2,8 +2,8 @@ import Interactors
 import InteractorsPresentation
 import InteractorsTestKit
 import Observation
-import Testing
 import TestThreads
+import Testing
 
 /// A state the store cannot compare: every update is a change.
 private struct Opaque: Sendable {

@@ -2,8 +2,8 @@ import Dispatch
 import Interactors
 import InteractorsPresentation
 import InteractorsTestKit
-import Testing
 import TestThreads
+import Testing
 
 private struct Screen: Sendable, Equatable {
     var title = "Books"

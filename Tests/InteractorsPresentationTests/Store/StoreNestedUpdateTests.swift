@@ -2,8 +2,8 @@ import Dispatch
 import Interactors
 import InteractorsPresentation
 import Observation
-import Testing
 import TestThreads
+import Testing
 
 // An update made while another is being applied on the same thread is deferred, not trapped (issue 17 changed
 // this: it used to stop the program).

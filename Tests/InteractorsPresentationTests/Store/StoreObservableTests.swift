@@ -1,8 +1,8 @@
 import Interactors
 import InteractorsPresentation
 import Observation
-import Testing
 import TestThreads
+import Testing
 
 @Suite(.onThreadsOfTheirOwn) struct StoreObservableTests {
     @Test func readingStateInsideObservationTrackingIsTrackedAndAnUpdateFiresOnChange() {

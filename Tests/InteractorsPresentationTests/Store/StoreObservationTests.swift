@@ -1,8 +1,8 @@
 import Interactors
 import InteractorsPresentation
 import InteractorsTestKit
-import Testing
 import TestThreads
+import Testing
 
 @Suite(.onThreadsOfTheirOwn) struct StoreObservationTests {
     @Test func cancelledObservationHearsNothingMoreAndFreesItsClosure() {

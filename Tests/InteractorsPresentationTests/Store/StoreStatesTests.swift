@@ -1,7 +1,7 @@
 import Interactors
 import InteractorsPresentation
-import Testing
 import TestThreads
+import Testing
 
 /// A state holding an object whose release a test can watch.
 private struct Holding: Sendable {

@@ -3,8 +3,8 @@ import Foundation
 import Interactors
 import InteractorsData
 import InteractorsSQLite
-import Testing
 import TestThreads
+import Testing
 
 /// A `SQLiteDataSource` as a `CacheRepository`'s cache, as the other local stores serve, with the repository's lists
 /// and times in the database. (The repository's own behaviours run over SQLite too, in InteractorsDataTests:

@@ -4,8 +4,8 @@ import Foundation
 import Interactors
 import InteractorsData
 import InteractorsSQLite
-import Testing
 import TestThreads
+import Testing
 
 /// `CacheIndexStore` as a `SQLiteDataSource` adopts it: a change is one transaction in the steps `CacheChange`
 /// lists, the plain writes keep the index consistent, and each source's index is its own.

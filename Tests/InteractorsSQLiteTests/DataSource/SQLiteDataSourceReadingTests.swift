@@ -2,8 +2,8 @@ import DataTestSupport
 import Interactors
 import InteractorsData
 import InteractorsSQLite
-import Testing
 import TestThreads
+import Testing
 
 /// What `get` and `getAll` answer, on a file database and an in-memory one.
 @Suite(.onThreadsOfTheirOwn) struct SQLiteDataSourceReadingTests {

@@ -3,8 +3,8 @@ import Foundation
 import Interactors
 import InteractorsData
 import InteractorsSQLite
-import Testing
 import TestThreads
+import Testing
 
 /// Rows that no longer decode (the model changed): a read fails naming the table and the id, or, with
 /// `undecodableRows: .skip`, leaves them out and reports each once per process.

@@ -3,8 +3,8 @@ import Foundation
 import Interactors
 import InteractorsData
 import InteractorsSQLite
-import Testing
 import TestThreads
+import Testing
 
 /// What `put`, `putAll`, `delete` and `deleteAll` do, on a file database and an in-memory one.
 @Suite(.onThreadsOfTheirOwn) struct SQLiteDataSourceWritingTests {

@@ -3,8 +3,8 @@ import Foundation
 import Interactors
 import InteractorsData
 import InteractorsSQLite
-import Testing
 import TestThreads
+import Testing
 
 /// Ids of any `Codable & Hashable & Sendable` type, and how they are stored: text for strings, integers for
 /// whole numbers, JSON with sorted keys for anything else.

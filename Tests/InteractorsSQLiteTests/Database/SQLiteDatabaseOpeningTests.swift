@@ -3,8 +3,8 @@ import Foundation
 import Interactors
 import InteractorsData
 import InteractorsSQLite
-import Testing
 import TestThreads
+import Testing
 
 /// Opening a database: files and directories created when missing, committed writes found again, foreign and
 /// damaged files refused and kept, paths that cannot be used said plainly.

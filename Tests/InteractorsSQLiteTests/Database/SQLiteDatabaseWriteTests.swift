@@ -4,8 +4,8 @@ import Foundation
 import Interactors
 import InteractorsData
 import InteractorsSQLite
-import Testing
 import TestThreads
+import Testing
 
 /// `write(_:)`: a body's writes commit together or not at all, across tables; the body may block without
 /// blocking reads; writes that cannot work there are refused at once.

@@ -4,8 +4,8 @@ import Foundation
 import Interactors
 import InteractorsData
 import InteractorsSQLite
-import Testing
 import TestThreads
+import Testing
 
 /// `observe(_:on:_:)`: the query's answer at once, then after every committed write to the table, in commit
 /// order, never half a transaction; nothing once cancelled.

@@ -1,7 +1,7 @@
 import Interactors
 import InteractorsTestKit
-import Testing
 import TestThreads
+import Testing
 
 /// `timeout`, `delay` and `retry` on a `TestClock`: no real time passes; the tests advance the clock, then await
 /// the outcome.

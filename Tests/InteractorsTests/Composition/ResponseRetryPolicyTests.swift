@@ -1,5 +1,5 @@
-import Testing
 import TestThreads
+import Testing
 
 @testable import Interactors
 

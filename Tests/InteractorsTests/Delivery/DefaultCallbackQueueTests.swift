@@ -1,8 +1,8 @@
 import Dispatch
 import Interactors
 import InteractorsTestKit
-import Testing
 import TestThreads
+import Testing
 
 /// Serialised: these tests change a process-wide setting, and restore it.
 @Suite(.serialized, .onThreadsOfTheirOwn) struct DefaultCallbackQueueTests {

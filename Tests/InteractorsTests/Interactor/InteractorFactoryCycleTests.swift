@@ -1,7 +1,7 @@
 import Dispatch
 import Interactors
-import Testing
 import TestThreads
+import Testing
 
 /// A lazy factory that waits, through the library, for its own request type on another thread fails that nested
 /// call with `InteractorFactoryCycleError` instead of hanging; the outer call still gets its interactor. Each

@@ -1,8 +1,8 @@
 import Dispatch
 import Interactors
 import InteractorsTestKit
-import Testing
 import TestThreads
+import Testing
 
 /// Where an interactor's work runs: the queue it was built with, the per-call override, and blocking for one
 /// interactor from inside another on a shared serial queue.

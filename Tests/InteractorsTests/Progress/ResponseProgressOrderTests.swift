@@ -1,8 +1,8 @@
 import Dispatch
 import Interactors
 import InteractorsTestKit
-import Testing
 import TestThreads
+import Testing
 
 /// Progress reaches each handler as a rising sequence, whichever threads report it.
 @Suite(.onThreadsOfTheirOwn) struct ResponseProgressOrderTests {

@@ -1,7 +1,7 @@
 import Dispatch
 import Interactors
-import Testing
 import TestThreads
+import Testing
 
 @Suite(.onThreadsOfTheirOwn) struct ResponseAsyncTests {
     @Test func valueReturnsTheValueOnceSettledElsewhere() async throws {

@@ -1,8 +1,8 @@
 import Dispatch
 import Interactors
 import InteractorsTestKit
-import Testing
 import TestThreads
+import Testing
 
 /// The promises a blocked caller relies on: it returns by its deadline, it never deadlocks on work owed to its
 /// own queue (whenever that work appears), and it returns only once the settlement has been delivered.

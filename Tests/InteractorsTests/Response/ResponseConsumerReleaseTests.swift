@@ -1,7 +1,7 @@
 import Dispatch
 import Interactors
-import Testing
 import TestThreads
+import Testing
 
 /// A consumer that lets go of a long-lived upstream takes its stage back out, with everything it captured.
 @Suite(.onThreadsOfTheirOwn) struct ResponseConsumerReleaseTests {

@@ -1,7 +1,7 @@
 import Interactors
 import InteractorsTestKit
-import Testing
 import TestThreads
+import Testing
 
 @Suite(.onThreadsOfTheirOwn) struct ResponseDescribingTests {
     @Test func debugDescriptionOfAPendingResponseNamesWhereItWasCreated() {

@@ -1,7 +1,7 @@
 import Dispatch
 import Interactors
-import Testing
 import TestThreads
+import Testing
 
 /// A wait that a queue hierarchy holds back, which the library cannot see (Dispatch cannot be asked for a queue's
 /// target), is reported on standard error after 5 s, once per queue label, and goes on. (One it can see, a queue

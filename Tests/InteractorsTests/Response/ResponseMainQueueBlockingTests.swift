@@ -1,7 +1,7 @@
 import Dispatch
 import Interactors
-import Testing
 import TestThreads
+import Testing
 
 /// A caller blocked on the main queue runs the library's main-queue jobs while it waits. The waits here have a
 /// guard deadline: a regression fails them instead of blocking the main queue for good.

@@ -1,8 +1,8 @@
 import Dispatch
 import Interactors
 import InteractorsTestKit
-import Testing
 import TestThreads
+import Testing
 
 /// Registration order holds even when a registration races the settlement.
 @Suite(.onThreadsOfTheirOwn) struct ResponseOrderingTests {

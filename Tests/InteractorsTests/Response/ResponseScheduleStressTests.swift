@@ -1,7 +1,7 @@
 import Dispatch
 import Interactors
-import Testing
 import TestThreads
+import Testing
 
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,7 @@
 import Dispatch
 import Interactors
-import Testing
 import TestThreads
+import Testing
 
 /// Many threads racing on the same responses. Run under ThreadSanitizer in CI (`swift test --sanitize=thread`).
 @Suite(.onThreadsOfTheirOwn) struct ResponseStressTests {

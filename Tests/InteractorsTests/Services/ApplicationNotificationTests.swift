@@ -1,6 +1,6 @@
 import InteractorsTestKit
-import Testing
 import TestThreads
+import Testing
 
 @testable import Interactors
 

@@ -1,6 +1,6 @@
 import Interactors
-import Testing
 import TestThreads
+import Testing
 
 @Suite(.onThreadsOfTheirOwn) struct LifecycleErrorTests {
     @Test func errorsAreEqualWhenCodeStateAndEventAre() {

@@ -1,7 +1,7 @@
 import Dispatch
 import Interactors
-import Testing
 import TestThreads
+import Testing
 
 /// A hook that waits, through the library, for work on another thread that calls the registry does not hang: the
 /// nested request is refused with `calledFromWorkAHookWaitsFor` (an unregistration is carried out after the

@@ -2,8 +2,8 @@ import Dispatch
 import Foundation
 import InteractorsTestKit
 import Synchronization
-import Testing
 import TestThreads
+import Testing
 
 @testable import Interactors
 

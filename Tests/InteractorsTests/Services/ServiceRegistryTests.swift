@@ -1,7 +1,7 @@
 import Interactors
 import InteractorsTestKit
-import Testing
 import TestThreads
+import Testing
 
 private final class Analytics: Service {}
 private final class Sync: Service {}

@@ -1,7 +1,7 @@
 import Interactors
 import InteractorsTestKit
-import Testing
 import TestThreads
+import Testing
 
 /// Implements nothing: every requirement has a default.
 private final class Quiet: Service {}

@@ -1,6 +1,6 @@
 import Dispatch
-import Testing
 import TestThreads
+import Testing
 
 @testable import Interactors
 

@@ -17,7 +17,51 @@ package struct OnThreadsOfTheirOwn: SuiteTrait, TestTrait, TestScoping {
         performing function: @Sendable () async throws -> Void
     ) async throws {
         guard testCase != nil else { return try await function() }  // the suite as a whole: nothing to move
+        await TestSlots.shared.acquire()
+        defer { TestSlots.shared.release() }
         try await withTaskExecutorPreference(ThreadPerJobExecutor.shared) { try await function() }
+    }
+}
+
+/// How many of these tests run at once: enough that tests blocked waiting (for a child process, a server, a
+/// guard) leave the cores to others, few enough that tests racing the clock (a pool that grows by a thread a
+/// second, a guard against a hang) are not starved by hundreds of runnable threads on two cores. A test waits
+/// for a slot by suspending, never by blocking, and a test holding one never waits for another test.
+private final class TestSlots: Sendable {
+    static let shared = TestSlots(count: 8)
+
+    private struct State {
+        var free: Int
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state: LockedBox<State>
+
+    private init(count: Int) { state = LockedBox(State(free: count)) }
+
+    func acquire() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let granted = state.withLock { state in
+                guard state.free > 0 else {
+                    state.waiting.append(continuation)
+                    return false
+                }
+                state.free -= 1
+                return true
+            }
+            if granted { continuation.resume() }
+        }
+    }
+
+    func release() {
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard !state.waiting.isEmpty else {
+                state.free += 1
+                return nil
+            }
+            return state.waiting.removeFirst()  // the slot passes to the longest waiter
+        }
+        next?.resume()
     }
 }
 

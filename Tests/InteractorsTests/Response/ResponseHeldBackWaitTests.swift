@@ -1,13 +1,12 @@
 import Dispatch
 import Interactors
-import TestThreads
 import Testing
 
 /// A wait that a queue hierarchy holds back, which the library cannot see (Dispatch cannot be asked for a queue's
 /// target), is reported on standard error after 5 s, once per queue label, and goes on. (One it can see, a queue
 /// seen to target the main queue, is in `ResponseMainQueueBlockingTests`.) Each hang here is bounded: a timed
 /// wait, or a response the test cancels once the report is in, and a guard on every gate.
-@Suite(.onThreadsOfTheirOwn) struct ResponseHeldBackWaitTests {
+@Suite struct ResponseHeldBackWaitTests {
     // MARK: Reported
 
     @Test(arguments: [1, 2, 3])

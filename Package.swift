@@ -39,15 +39,18 @@ let package = Package(
             dependencies: ["Interactors", "InteractorsPresentation", "InteractorsData", "InteractorsSQLite"],
             path: "Playground"
         ),
+        // The test targets' trait that runs a suite's tests on threads of their own, off Swift's cooperative
+        // pool, which blocking tests would otherwise hold. Not a product.
+        .target(name: "TestThreads", dependencies: ["Interactors"], path: "Tests/TestThreads"),
         .testTarget(
             name: "InteractorsTests",
-            dependencies: ["Interactors", "InteractorsTestKit", "ServiceHostFixture"]
+            dependencies: ["Interactors", "InteractorsTestKit", "ServiceHostFixture", "TestThreads"]
         ),
         // A child process the signal-host tests start and send SIGTERM or SIGINT to.
         .executableTarget(name: "ServiceHostFixture", dependencies: ["Interactors"], path: "Tests/ServiceHostFixture"),
         .testTarget(
             name: "InteractorsTestKitTests",
-            dependencies: ["Interactors", "InteractorsTestKit", "InteractorsPresentation"]
+            dependencies: ["Interactors", "InteractorsTestKit", "InteractorsPresentation", "TestThreads"]
         ),
         // What the data-layer tests and their child processes share: temporary directories, child processes,
         // threads, the notes they store, the fixtures' output. Not a product.
@@ -63,7 +66,7 @@ let package = Package(
             name: "InteractorsDataTests",
             dependencies: [
                 "Interactors", "InteractorsData", "InteractorsSQLite", "InteractorsTestKit", "DataTestSupport",
-                "DataStoreFixture",
+                "DataStoreFixture", "TestThreads",
             ],
             exclude: ["Fixtures"]
         ),
@@ -78,6 +81,7 @@ let package = Package(
             name: "InteractorsSQLiteTests",
             dependencies: [
                 "Interactors", "InteractorsData", "InteractorsSQLite", "DataTestSupport", "SQLiteStoreFixture",
+                "TestThreads",
                 .target(name: "CSQLite", condition: .when(platforms: [.linux, .android, .openbsd, .windows, .wasi])),
             ]
         ),
@@ -88,7 +92,7 @@ let package = Package(
         ),
         .testTarget(
             name: "InteractorsPresentationTests",
-            dependencies: ["Interactors", "InteractorsPresentation", "InteractorsTestKit"]
+            dependencies: ["Interactors", "InteractorsPresentation", "InteractorsTestKit", "TestThreads"]
         ),
         // Every Swift code block of the README and the DocC articles, compiled (and the tests among them run),
         // and a test that checks each block still appears in these sources.

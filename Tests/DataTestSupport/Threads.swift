@@ -17,3 +17,12 @@ package func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) 
     for _ in 0..<count { start.signal() }
     finished.wait()
 }
+
+/// Runs `body`, which blocks (for a child process to start, say), on a thread of its own and suspends until it
+/// returns: a test's set-up then holds none of the few threads Swift's cooperative pool runs every test on (two on
+/// a two-core machine), which would otherwise wait with it.
+package func onAThreadOfItsOwn<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
+    }
+}

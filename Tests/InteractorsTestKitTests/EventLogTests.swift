@@ -1,8 +1,9 @@
 import Interactors
 import InteractorsTestKit
+import TestThreads
 import Testing
 
-@Suite struct EventLogTests {
+@Suite(.onThreadsOfTheirOwn) struct EventLogTests {
     @Test func aSharedLogShowsTheOrderServicesHeardEventsIn() {
         let log = EventLog()
         let first = RecordingService(name: "first", log: log), second = RecordingService(name: "second", log: log)

@@ -1,9 +1,10 @@
 import Dispatch
 import Interactors
 import InteractorsTestKit
+import TestThreads
 import Testing
 
-@Suite struct InteractorSpyTests {
+@Suite(.onThreadsOfTheirOwn) struct InteractorSpyTests {
     struct Failure: Error, Equatable {}
 
     @Test func recordsRequestsInCallOrder() {

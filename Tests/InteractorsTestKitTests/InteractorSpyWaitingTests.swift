@@ -1,9 +1,10 @@
 import Dispatch
 import Interactors
 import InteractorsTestKit
+import TestThreads
 import Testing
 
-@Suite struct InteractorSpyWaitingTests {
+@Suite(.onThreadsOfTheirOwn) struct InteractorSpyWaitingTests {
     @Test func waitForRequestsReturnsTheFirstOnesOnceMadeOnAnotherThread() throws {
         let spy = InteractorSpy<Int, Int>()
         spy.alwaysAnswer(with: 0)

@@ -1,8 +1,9 @@
 import Interactors
 import InteractorsTestKit
+import TestThreads
 import Testing
 
-@Suite struct LifecycleDriverTests {
+@Suite(.onThreadsOfTheirOwn) struct LifecycleDriverTests {
     private let recorder = RecordingService()
 
     @Test func aDriverWalksAServiceThroughADayInTheLifeOfAnApp() {

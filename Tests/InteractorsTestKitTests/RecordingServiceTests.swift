@@ -1,8 +1,9 @@
 import Interactors
 import InteractorsTestKit
+import TestThreads
 import Testing
 
-@Suite struct RecordingServiceTests {
+@Suite(.onThreadsOfTheirOwn) struct RecordingServiceTests {
     @Test func aRecordingServiceRecordsWhatItHearsInOrder() {
         let recorder = RecordingService()
         let driver = LifecycleDriver(services: [recorder])

@@ -1,9 +1,10 @@
 import Dispatch
 import Interactors
 import InteractorsTestKit
+import TestThreads
 import Testing
 
-@Suite struct ResponseProbeAsyncTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseProbeAsyncTests {
     struct Failure: Error, Equatable {}
 
     @Test func valueReturnsAValueSettledOnAnotherThread() async throws {

@@ -1,9 +1,10 @@
 import Dispatch
 import Interactors
 import InteractorsTestKit
+import TestThreads
 import Testing
 
-@Suite struct ResponseProbeTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseProbeTests {
     struct Failure: Error, Equatable {}
 
     @Test func reportsNothingWhilePending() {

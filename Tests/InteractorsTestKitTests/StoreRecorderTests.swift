@@ -2,6 +2,7 @@ import Dispatch
 import Interactors
 import InteractorsPresentation
 import InteractorsTestKit
+import TestThreads
 import Testing
 
 private enum BooksScreen: Sendable, Equatable {
@@ -26,7 +27,7 @@ private struct BooksTranslator: Translator {
     }
 }
 
-@Suite struct StoreRecorderTests {
+@Suite(.onThreadsOfTheirOwn) struct StoreRecorderTests {
     @Test func recordsTheStateWhenMadeThenEveryLaterStateInOrder() {
         let store = Store(0, queue: .immediate)
         store.update { $0 = 1 }

@@ -1,9 +1,10 @@
 import Dispatch
 import Interactors
 import InteractorsTestKit
+import TestThreads
 import Testing
 
-@Suite struct TestClockTests {
+@Suite(.onThreadsOfTheirOwn) struct TestClockTests {
     // MARK: Time
 
     @Test func aNewClockStandsStillUntilItIsAdvanced() async {

@@ -3,10 +3,11 @@ import Dispatch
 import Interactors
 import InteractorsData
 import InteractorsTestKit
+import TestThreads
 import Testing
 
 /// The six CRUD interactors register on an executor in one line each and run with typed requests.
-@Suite struct CRUDExecutorTests {
+@Suite(.onThreadsOfTheirOwn) struct CRUDExecutorTests {
     let main = RecordingSource("main")
     let cache = RecordingSource("cache")
     let executor = InteractorExecutor()

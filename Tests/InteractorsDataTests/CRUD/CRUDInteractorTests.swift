@@ -2,11 +2,12 @@ import DataTestSupport
 import Interactors
 import InteractorsData
 import InteractorsTestKit
+import TestThreads
 import Testing
 
 /// The default interactors: each runs its repository call on the queue it was given, with Harmony's default
 /// operations, and passes the repository's answer through.
-@Suite struct CRUDInteractorTests {
+@Suite(.onThreadsOfTheirOwn) struct CRUDInteractorTests {
     let main = RecordingSource("main")
     let cache = RecordingSource("cache")
     let queue = ManualCallbackQueue()

@@ -1,10 +1,11 @@
 import DataTestSupport
 import Interactors
 import InteractorsData
+import TestThreads
 import Testing
 
 /// The CRUD interactors are `Interactor`s: one request in, a response out, with the default operation.
-@Suite struct InteractorShapeTests {
+@Suite(.onThreadsOfTheirOwn) struct InteractorShapeTests {
     @Test func theOneRequestFormUsesTheDefaultOperation() throws {
         let main = RecordingSource("main")
         let cache = RecordingSource("cache")

@@ -1,9 +1,10 @@
 import Foundation
 import InteractorsData
+import TestThreads
 import Testing
 
 /// Errors say what went wrong, where, and why.
-@Suite struct DataErrorTests {
+@Suite(.onThreadsOfTheirOwn) struct DataErrorTests {
     struct Cause: Error, CustomStringConvertible {
         var description: String { "the cause" }
     }

@@ -5,15 +5,16 @@ import Foundation
 import Interactors
 import InteractorsData
 import Testing
+import TestThreads
 
 /// Cache policies with a real server as the main source and a real file as the cache.
-@Suite struct CacheRepositoryOverHTTPTests {
+@Suite(.onThreadsOfTheirOwn) struct CacheRepositoryOverHTTPTests {
     let server: RESTServer
     let directory: TemporaryDirectory
     let repository: CacheRepository<Note>
 
-    init() throws {
-        server = try RESTServer()
+    init() async throws {
+        server = try await RESTServer.start()
         directory = try TemporaryDirectory()
         repository = CacheRepository(
             main: RESTDataSource<Note>(client: HTTPClient(baseURL: server.baseURL), path: "notes"),

@@ -6,13 +6,14 @@ import Foundation
 import Interactors
 import InteractorsData
 import Testing
+import TestThreads
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 /// The HTTP client against a real server on 127.0.0.1 that each test starts and stops.
-@Suite struct HTTPClientTests {
+@Suite(.onThreadsOfTheirOwn) struct HTTPClientTests {
     struct Echo: Decodable, Sendable {
         let method: String
         let path: String
@@ -24,8 +25,8 @@ import FoundationNetworking
     let server: RESTServer
     let client: HTTPClient
 
-    init() throws {
-        server = try RESTServer()
+    init() async throws {
+        server = try await RESTServer.start()
         client = HTTPClient(baseURL: server.baseURL, headers: ["X-App": "tests", "X-Overridden": "client"])
     }
 

@@ -6,13 +6,14 @@ import Foundation
 import Interactors
 import InteractorsData
 import Testing
+import TestThreads
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 /// Interceptors adapt every send and decide whether a failed one goes again: the token refresh an app needs.
-@Suite struct HTTPInterceptorTests {
+@Suite(.onThreadsOfTheirOwn) struct HTTPInterceptorTests {
     typealias Echo = HTTPClientTests.Echo
 
     /// Adds the current token; on a 401, refreshes it once and asks for the request again.
@@ -85,8 +86,8 @@ import FoundationNetworking
 
     let server: RESTServer
 
-    init() throws {
-        server = try RESTServer()
+    init() async throws {
+        server = try await RESTServer.start()
     }
 
     @Test func aRefusedTokenIsRefreshedOnceAndTheRequestSentAgain() throws {

@@ -6,6 +6,7 @@ import Interactors
 import InteractorsData
 import InteractorsTestKit
 import Testing
+import TestThreads
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -13,12 +14,12 @@ import FoundationNetworking
 
 /// `Response.retry` with `CacheRepository.serverUnavailable` as its rule, the usual HTTP policy the core's
 /// documentation describes, against a real server on 127.0.0.1; the waits run on a `TestClock`.
-@Suite struct HTTPRetryTests {
+@Suite(.onThreadsOfTheirOwn) struct HTTPRetryTests {
     let server: RESTServer
     let client: HTTPClient
 
-    init() throws {
-        server = try RESTServer()
+    init() async throws {
+        server = try await RESTServer.start()
         client = HTTPClient(baseURL: server.baseURL)
     }
 

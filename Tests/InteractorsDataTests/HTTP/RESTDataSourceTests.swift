@@ -5,14 +5,15 @@ import Foundation
 import Interactors
 import InteractorsData
 import Testing
+import TestThreads
 
 /// A REST collection against the real fixture server.
-@Suite struct RESTDataSourceTests {
+@Suite(.onThreadsOfTheirOwn) struct RESTDataSourceTests {
     let server: RESTServer
     let client: HTTPClient
 
-    init() throws {
-        server = try RESTServer()
+    init() async throws {
+        server = try await RESTServer.start()
         client = HTTPClient(baseURL: server.baseURL)
     }
 

@@ -4,20 +4,21 @@ import Foundation
 import Interactors
 import InteractorsData
 import Testing
+import TestThreads
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 /// Redirects keep the request (RFC 9110), keep credentials at their origin, and end. Checked on the wire.
-@Suite struct RedirectTests {
+@Suite(.onThreadsOfTheirOwn) struct RedirectTests {
     typealias Echo = HTTPClientTests.Echo
 
     let server: RESTServer
     let client: HTTPClient
 
-    init() throws {
-        server = try RESTServer()
+    init() async throws {
+        server = try await RESTServer.start()
         client = HTTPClient(baseURL: server.baseURL, headers: ["Authorization": "Bearer secret", "X-App": "tests"])
     }
 

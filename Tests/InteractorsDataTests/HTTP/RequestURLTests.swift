@@ -5,6 +5,7 @@ import Foundation
 import Interactors
 import InteractorsData
 import Testing
+import TestThreads
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -12,13 +13,13 @@ import FoundationNetworking
 
 /// Every request goes where it says: ids are one path segment each, query items arrive as they were given. What
 /// the server received is read back from its recording of the wire.
-@Suite struct RequestURLTests {
+@Suite(.onThreadsOfTheirOwn) struct RequestURLTests {
     let server: RESTServer
     let client: HTTPClient
     let books: RESTDataSource<Note>
 
-    init() throws {
-        server = try RESTServer()
+    init() async throws {
+        server = try await RESTServer.start()
         client = HTTPClient(baseURL: server.baseURL)
         books = RESTDataSource<Note>(client: client, path: "books")
     }

@@ -1,11 +1,12 @@
 import DataTestSupport
 import Interactors
 import InteractorsData
+import TestThreads
 import Testing
 
 /// Entities over DTOs: reads map DTOs to entities, writes map back and answer with the base's answer, and a
 /// mapping that throws is a `.mappingFailed` failure carrying what it threw.
-@Suite struct MappedRepositoryTests {
+@Suite(.onThreadsOfTheirOwn) struct MappedRepositoryTests {
     struct BadBody: Error {}
 
     let dtos = InMemoryDataSource<NoteDTO>()

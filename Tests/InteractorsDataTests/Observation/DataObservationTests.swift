@@ -1,10 +1,11 @@
 import Interactors
 import InteractorsData
+import TestThreads
 import Testing
 
 /// `DataObservation`: its cancel action runs once, on `cancel()` or on release, and observations compare by
 /// identity.
-@Suite struct DataObservationTests {
+@Suite(.onThreadsOfTheirOwn) struct DataObservationTests {
     @Test func cancelRunsTheActionOnceAndReleasingAfterwardsRunsNothing() {
         let runs = LockedBox(0)
         do {

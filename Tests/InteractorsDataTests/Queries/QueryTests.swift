@@ -1,8 +1,9 @@
 import InteractorsData
+import TestThreads
 import Testing
 
 /// The built-in queries hold what they were given and describe themselves for error messages.
-@Suite struct QueryTests {
+@Suite(.onThreadsOfTheirOwn) struct QueryTests {
     @Test func idQueryHoldsItsId() {
         #expect(IdQuery("n1").id == "n1")
         #expect(IdQuery(42).description == "IdQuery(42)")

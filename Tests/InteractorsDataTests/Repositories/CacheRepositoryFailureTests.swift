@@ -2,11 +2,12 @@ import DataTestSupport
 import Foundation
 import Interactors
 import InteractorsData
+import TestThreads
 import Testing
 
 /// A cache never hides the main source's answer, the fallback is the caller's rule, and an answer says where it
 /// came from and when it was stored.
-@Suite struct CacheRepositoryFailureTests {
+@Suite(.onThreadsOfTheirOwn) struct CacheRepositoryFailureTests {
     struct DiskFull: Error {}
 
     let main = RecordingSource("main", stampsRevisions: true)

@@ -2,12 +2,13 @@ import DataTestSupport
 import Foundation
 import Interactors
 import InteractorsData
+import TestThreads
 import Testing
 
 /// Lists are cached per query, a refresh replaces them, and deletions reach the cache: the cache tells the main
 /// source's truth. Each test runs over every store that keeps the repository's index itself (in memory, a file,
 /// a SQLite file, a SQLite database in memory).
-@Suite struct CacheRepositoryListTests {
+@Suite(.onThreadsOfTheirOwn) struct CacheRepositoryListTests {
     let main = RecordingSource("main")
 
     /// A query only the main source understands, with a key of its own.

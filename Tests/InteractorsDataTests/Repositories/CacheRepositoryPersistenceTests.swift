@@ -2,12 +2,13 @@ import DataTestSupport
 import Foundation
 import Interactors
 import InteractorsData
+import TestThreads
 import Testing
 
 /// The repository's lists and times live with the cache: a new repository over a new source on the same file
 /// answers its last lists, online or offline, with their times. The file kinds are a `FileDataSource` and a
 /// `SQLiteDataSource` on a database file (reopened through a new `SQLiteDatabase`, as a restarted app does).
-@Suite struct CacheRepositoryPersistenceTests {
+@Suite(.onThreadsOfTheirOwn) struct CacheRepositoryPersistenceTests {
     let main = RecordingSource("main")
 
     @Test(arguments: CacheStoreKind.persistent)

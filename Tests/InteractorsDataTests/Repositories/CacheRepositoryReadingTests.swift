@@ -2,10 +2,11 @@ import DataTestSupport
 import Foundation
 import Interactors
 import InteractorsData
+import TestThreads
 import Testing
 
 /// Which source a read uses, for each operation, and what happens when one of them fails.
-@Suite struct CacheRepositoryReadingTests {
+@Suite(.onThreadsOfTheirOwn) struct CacheRepositoryReadingTests {
     let main = RecordingSource("main")
     let cache = RecordingSource("cache")
 

@@ -2,10 +2,11 @@ import DataTestSupport
 import Foundation
 import Interactors
 import InteractorsData
+import TestThreads
 import Testing
 
 /// Where writes and deletes go, for each operation, and that a failed main write leaves the cache alone.
-@Suite struct CacheRepositoryWritingTests {
+@Suite(.onThreadsOfTheirOwn) struct CacheRepositoryWritingTests {
     let main = RecordingSource("main", stampsRevisions: true)
     let cache = RecordingSource("cache")
     var repository: CacheRepository<Note> { CacheRepository(main: main, cache: cache) }

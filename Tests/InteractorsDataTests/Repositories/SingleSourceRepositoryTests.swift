@@ -1,10 +1,11 @@
 import DataTestSupport
 import Interactors
 import InteractorsData
+import TestThreads
 import Testing
 
 /// A single-source repository sends every call to its source, whatever the operation.
-@Suite struct SingleSourceRepositoryTests {
+@Suite(.onThreadsOfTheirOwn) struct SingleSourceRepositoryTests {
     @Test(arguments: RepositoryOperation.allCases)
     func everyCallGoesToTheSource(operation: RepositoryOperation) throws {
         let source = RecordingSource("only")

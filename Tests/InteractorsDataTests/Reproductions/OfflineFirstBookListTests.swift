@@ -5,6 +5,7 @@ import Foundation
 import Interactors
 import InteractorsData
 import Testing
+import TestThreads
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -13,7 +14,7 @@ import FoundationNetworking
 /// The reproductions of "Data you can trust", shaped as a user's offline-first book list hits them: a REST server
 /// on 127.0.0.1 holding books a, b and c, a `CacheRepository` over it with a `FileDataSource` cache, the
 /// defaults everywhere. Written with the API the defects were found with, so they ran (and failed) before.
-@Suite struct OfflineFirstBookListTests {
+@Suite(.onThreadsOfTheirOwn) struct OfflineFirstBookListTests {
     let server: RESTServer
     let directory: TemporaryDirectory
     let cacheURL: URL
@@ -26,8 +27,8 @@ import FoundationNetworking
     let b = Note(id: "b", text: "Emma")
     let c = Note(id: "c", text: "Ulysses")
 
-    init() throws {
-        server = try RESTServer()
+    init() async throws {
+        server = try await RESTServer.start()
         directory = try TemporaryDirectory()
         cacheURL = directory.file("books.json")
         client = HTTPClient(baseURL: server.baseURL)
@@ -36,7 +37,7 @@ import FoundationNetworking
             cache: FileDataSource<Note>(fileURL: cacheURL)
         )
         elsewhere = RESTDataSource<Note>(client: HTTPClient(baseURL: server.baseURL), path: "books")
-        _ = try elsewhere.putAll([a, b, c]).get()
+        _ = try await elsewhere.putAll([a, b, c]).value
     }
 
     /// What the server stored, as another client reads it.

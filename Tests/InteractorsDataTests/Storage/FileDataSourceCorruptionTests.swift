@@ -2,10 +2,11 @@ import DataTestSupport
 import Foundation
 import Interactors
 import InteractorsData
+import TestThreads
 import Testing
 
 /// A file the source did not write is refused by every operation, named in the error, and left as it is.
-@Suite struct FileDataSourceCorruptionTests {
+@Suite(.onThreadsOfTheirOwn) struct FileDataSourceCorruptionTests {
     @Test(arguments: [
         "{\"format\":\"InteractorsData.FileDataSource\",\"version\":1,\"values\":[{\"id\":\"ad",  // truncated
         "\u{0}\u{1}binary garbage",

@@ -2,11 +2,12 @@ import DataTestSupport
 import Foundation
 import Interactors
 import InteractorsData
+import TestThreads
 import Testing
 
 /// No acknowledged write is lost when several instances or processes share a file, and a write keeps what the
 /// file is: its permissions, the link that names it.
-@Suite struct FileDataSourceSharingTests {
+@Suite(.onThreadsOfTheirOwn) struct FileDataSourceSharingTests {
     @Test func twoInstancesTimesThreeHundredPutsLoseNothing() throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("notes.json")

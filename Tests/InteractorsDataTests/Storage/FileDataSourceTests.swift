@@ -2,11 +2,12 @@ import DataTestSupport
 import Foundation
 import Interactors
 import InteractorsData
+import TestThreads
 import Testing
 
 /// What only the file store promises: persistence across instances and processes, atomic writes, and refusing
 /// files it did not write.
-@Suite struct FileDataSourceTests {
+@Suite(.onThreadsOfTheirOwn) struct FileDataSourceTests {
     @Test func aNewInstanceReadsBackWhatWasWritten() throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("notes.json")

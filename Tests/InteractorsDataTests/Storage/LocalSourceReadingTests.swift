@@ -1,10 +1,11 @@
 import DataTestSupport
 import Interactors
 import InteractorsData
+import TestThreads
 import Testing
 
 /// What `get` and `getAll` answer, on both local sources.
-@Suite struct LocalSourceReadingTests {
+@Suite(.onThreadsOfTheirOwn) struct LocalSourceReadingTests {
     @Test(arguments: LocalSourceKind.allCases)
     func getAnswersTheStoredValue(kind: LocalSourceKind) throws {
         let local = try kind.make()

@@ -2,10 +2,11 @@ import DataTestSupport
 import Dispatch
 import Interactors
 import InteractorsData
+import TestThreads
 import Testing
 
 /// What `put`, `putAll`, `delete` and `deleteAll` do, on both local sources.
-@Suite struct LocalSourceWritingTests {
+@Suite(.onThreadsOfTheirOwn) struct LocalSourceWritingTests {
     @Test(arguments: LocalSourceKind.allCases)
     func putAnswersTheValueAndReplacesById(kind: LocalSourceKind) throws {
         let local = try kind.make()

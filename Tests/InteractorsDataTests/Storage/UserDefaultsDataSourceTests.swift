@@ -2,10 +2,11 @@ import DataTestSupport
 import Foundation
 import Interactors
 import InteractorsData
+import TestThreads
 import Testing
 
 /// `UserDefaultsDataSource` on real defaults domains (`UserDefaults(suiteName:)`), each removed after its test.
-@Suite struct UserDefaultsDataSourceTests {
+@Suite(.onThreadsOfTheirOwn) struct UserDefaultsDataSourceTests {
     struct Setting: Codable, Identifiable, Sendable, Hashable {
         var id: String
         var value: String

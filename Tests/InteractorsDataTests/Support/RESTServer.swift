@@ -29,6 +29,12 @@ final class RESTServer: Sendable {
         baseURL = URL(string: "http://127.0.0.1:\(port)")!
     }
 
+    /// Starts a server, waiting for it on a thread of its own: a suite's `init` runs on Swift's cooperative pool,
+    /// which python's start-up would otherwise hold for every test that starts a server.
+    static func start() async throws -> RESTServer {
+        try await onAThreadOfItsOwn { try RESTServer() }
+    }
+
     deinit {
         child.stop()
     }

@@ -1,6 +1,7 @@
 import Dispatch
 import Interactors
 import InteractorsPresentation
+import TestThreads
 import Testing
 
 private enum Action: Sendable, Equatable {
@@ -18,7 +19,7 @@ private func action(for outcome: Result<Int, any Error>) -> Action {
     }
 }
 
-@Suite struct ResponseDispatchTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseDispatchTests {
     @Test func sendsLoadingBeforeTheResultOnSuccess() {
         let sent = Recorder<Action>()
         let (response, resolver) = Response<Int>.makePending()

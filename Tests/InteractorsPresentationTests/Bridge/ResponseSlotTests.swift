@@ -2,9 +2,10 @@ import Dispatch
 import Interactors
 import InteractorsPresentation
 import InteractorsTestKit
+import TestThreads
 import Testing
 
-@Suite struct ResponseSlotTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseSlotTests {
     @Test func replacingCancelsThePendingResponseHeldAndReturnsTheNewOne() {
         let slot = ResponseSlot<Int>()
         let (first, firstResolver) = Response<Int>.makePending()

@@ -1,5 +1,6 @@
 import Interactors
 import InteractorsPresentation
+import TestThreads
 import Testing
 
 /// A dispatcher that records what it is sent.
@@ -11,7 +12,7 @@ private final class RecordingDispatcher<Action: Sendable>: Dispatcher {
     }
 }
 
-@Suite struct AnyDispatcherTests {
+@Suite(.onThreadsOfTheirOwn) struct AnyDispatcherTests {
     @Test func forwardsEachActionToTheWrappedDispatcher() {
         let wrapped = RecordingDispatcher<Int>()
         let dispatcher = AnyDispatcher(wrapped)

@@ -2,6 +2,7 @@ import Dispatch
 import Interactors
 import InteractorsPresentation
 import InteractorsTestKit
+import TestThreads
 import Testing
 
 /// Counts the actions translated; with gates, the first translation opens `started`, then waits for `release`,
@@ -31,7 +32,7 @@ private final class InlineQueue: CallbackQueue {
     func schedule(_ job: @escaping @Sendable () -> Void) { job() }
 }
 
-@Suite struct PresenterBatchingTests {
+@Suite(.onThreadsOfTheirOwn) struct PresenterBatchingTests {
     @Test func onAQueueThatRunsJobsLaterOneJobTranslatesAtMost64Actions() {
         let queue = ManualCallbackQueue()
         let store = Store(-1, queue: .immediate)

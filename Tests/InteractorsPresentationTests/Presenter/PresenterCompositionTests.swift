@@ -1,5 +1,6 @@
 import Interactors
 import InteractorsPresentation
+import TestThreads
 import Testing
 
 // Two use cases with action types of their own, served by one screen's presenter through `map`.
@@ -47,7 +48,7 @@ private struct CartInteractor {
     }
 }
 
-@Suite struct PresenterCompositionTests {
+@Suite(.onThreadsOfTheirOwn) struct PresenterCompositionTests {
     @Test func onePresenterServesTwoInteractorsWithDifferentActionTypes() {
         let presenter = Presenter(
             store: Store(Screen(), queue: .immediate),

@@ -2,6 +2,7 @@ import Dispatch
 import Interactors
 import InteractorsPresentation
 import InteractorsTestKit
+import TestThreads
 import Testing
 
 /// What the ordering test's translator builds: how many actions it saw, and how many arrived out of order.
@@ -29,7 +30,7 @@ private struct TallyTranslator: Translator {
     }
 }
 
-@Suite struct PresenterTests {
+@Suite(.onThreadsOfTheirOwn) struct PresenterTests {
     enum QueueKind: String, CaseIterable, Sendable {
         case immediate, serial, concurrent
 

@@ -2,6 +2,7 @@ import Interactors
 import InteractorsPresentation
 import InteractorsTestKit
 import Observation
+import TestThreads
 import Testing
 
 /// A state the store cannot compare: every update is a change.
@@ -14,7 +15,7 @@ private func set<State: Sendable>(_ store: Store<State>, to value: State) {
     store.update { $0 = value }
 }
 
-@Suite struct StoreEqualStateTests {
+@Suite(.onThreadsOfTheirOwn) struct StoreEqualStateTests {
     @Test func anUpdateThatLeavesAnEquatableStateEqualTellsNoObserver() {
         let store = Store(1, queue: .immediate)
         let heard = Recorder<Int>()

@@ -2,6 +2,7 @@ import Dispatch
 import Interactors
 import InteractorsPresentation
 import InteractorsTestKit
+import TestThreads
 import Testing
 
 private struct Screen: Sendable, Equatable {
@@ -9,7 +10,7 @@ private struct Screen: Sendable, Equatable {
     var count = 0
 }
 
-@Suite struct StoreFieldObservingTests {
+@Suite(.onThreadsOfTheirOwn) struct StoreFieldObservingTests {
     @Test func aFieldObserverHearsTheValueNowThenOnlyWhenItChanges() {
         let store = Store(Screen(), queue: .immediate)
         let titles = Recorder<String>()

@@ -2,12 +2,13 @@ import Dispatch
 import Interactors
 import InteractorsPresentation
 import Observation
+import TestThreads
 import Testing
 
 // An update made while another is being applied on the same thread is deferred, not trapped (issue 17 changed
 // this: it used to stop the program).
 
-@Suite struct StoreNestedUpdateTests {
+@Suite(.onThreadsOfTheirOwn) struct StoreNestedUpdateTests {
     @Test func anUpdateFromInsideAChangeIsAppliedRightAfterItBeforeTheOuterUpdateReturns() {
         let store = Store([String](), queue: .immediate)
         let heard = Recorder<[String]>()

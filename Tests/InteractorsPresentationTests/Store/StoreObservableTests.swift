@@ -1,9 +1,10 @@
 import Interactors
 import InteractorsPresentation
 import Observation
+import TestThreads
 import Testing
 
-@Suite struct StoreObservableTests {
+@Suite(.onThreadsOfTheirOwn) struct StoreObservableTests {
     @Test func readingStateInsideObservationTrackingIsTrackedAndAnUpdateFiresOnChange() {
         let store = Store(0, queue: .immediate)
         let changes = Recorder<Int>()

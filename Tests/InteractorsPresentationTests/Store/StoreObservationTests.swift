@@ -1,9 +1,10 @@
 import Interactors
 import InteractorsPresentation
 import InteractorsTestKit
+import TestThreads
 import Testing
 
-@Suite struct StoreObservationTests {
+@Suite(.onThreadsOfTheirOwn) struct StoreObservationTests {
     @Test func cancelledObservationHearsNothingMoreAndFreesItsClosure() {
         let queue = ManualCallbackQueue()
         let store = Store(0, queue: queue)

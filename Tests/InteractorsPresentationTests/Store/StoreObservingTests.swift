@@ -2,9 +2,10 @@ import Dispatch
 import Interactors
 import InteractorsPresentation
 import InteractorsTestKit
+import TestThreads
 import Testing
 
-@Suite struct StoreObservingTests {
+@Suite(.onThreadsOfTheirOwn) struct StoreObservingTests {
     @Test func observerHearsTheCurrentStateFirstOnTheStoresQueue() {
         let queue = ManualCallbackQueue()
         let store = Store(5, queue: queue)

@@ -1,5 +1,6 @@
 import Interactors
 import InteractorsPresentation
+import TestThreads
 import Testing
 
 /// A state holding an object whose release a test can watch.
@@ -7,7 +8,7 @@ private struct Holding: Sendable {
     let object: Tracked
 }
 
-@Suite struct StoreStatesTests {
+@Suite(.onThreadsOfTheirOwn) struct StoreStatesTests {
     @Test func statesStartWithTheCurrentStateThenEveryChange() async {
         let store = Store(0, queue: .immediate)
         var received: [Int] = []

@@ -2,9 +2,10 @@ import Dispatch
 import Interactors
 import InteractorsPresentation
 import InteractorsTestKit
+import TestThreads
 import Testing
 
-@Suite struct StoreTests {
+@Suite(.onThreadsOfTheirOwn) struct StoreTests {
     @Test func stateIsTheInitialStateUntilChanged() {
         let store = Store(3, queue: .immediate)
         #expect(store.state == 3)

@@ -3,12 +3,13 @@ import Foundation
 import Interactors
 import InteractorsData
 import InteractorsSQLite
+import TestThreads
 import Testing
 
 /// A `SQLiteDataSource` as a `CacheRepository`'s cache, as the other local stores serve, with the repository's lists
 /// and times in the database. (The repository's own behaviours run over SQLite too, in InteractorsDataTests:
 /// CacheRepositoryListTests and CacheRepositoryPersistenceTests.)
-@Suite struct SQLiteDataSourceAsCacheTests {
+@Suite(.onThreadsOfTheirOwn) struct SQLiteDataSourceAsCacheTests {
     @Test func whatTheMainSourceAnswersIsKeptInTheDatabase() throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("cache.sqlite")

@@ -4,11 +4,12 @@ import Foundation
 import Interactors
 import InteractorsData
 import InteractorsSQLite
+import TestThreads
 import Testing
 
 /// `CacheIndexStore` as a `SQLiteDataSource` adopts it: a change is one transaction in the steps `CacheChange`
 /// lists, the plain writes keep the index consistent, and each source's index is its own.
-@Suite struct SQLiteDataSourceCacheIndexTests {
+@Suite(.onThreadsOfTheirOwn) struct SQLiteDataSourceCacheIndexTests {
     let earlier = Date(timeIntervalSince1970: 1_700_000_000.25)
     let later = Date(timeIntervalSince1970: 1_700_000_100.5)
 

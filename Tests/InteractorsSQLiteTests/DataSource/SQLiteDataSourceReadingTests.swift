@@ -2,10 +2,11 @@ import DataTestSupport
 import Interactors
 import InteractorsData
 import InteractorsSQLite
+import TestThreads
 import Testing
 
 /// What `get` and `getAll` answer, on a file database and an in-memory one.
-@Suite struct SQLiteDataSourceReadingTests {
+@Suite(.onThreadsOfTheirOwn) struct SQLiteDataSourceReadingTests {
     @Test(arguments: DatabaseKind.allCases)
     func getAnswersTheStoredValue(kind: DatabaseKind) throws {
         let database = try kind.make()

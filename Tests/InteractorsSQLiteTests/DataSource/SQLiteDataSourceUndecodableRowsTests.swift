@@ -3,11 +3,12 @@ import Foundation
 import Interactors
 import InteractorsData
 import InteractorsSQLite
+import TestThreads
 import Testing
 
 /// Rows that no longer decode (the model changed): a read fails naming the table and the id, or, with
 /// `undecodableRows: .skip`, leaves them out and reports each once per process.
-@Suite struct SQLiteDataSourceUndecodableRowsTests {
+@Suite(.onThreadsOfTheirOwn) struct SQLiteDataSourceUndecodableRowsTests {
     /// Today's model: a note now needs a priority, which rows written by the old one lack.
     struct PrioritisedNote: Codable, Identifiable, Sendable, Equatable {
         var id: String

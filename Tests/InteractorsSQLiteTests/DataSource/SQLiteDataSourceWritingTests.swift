@@ -3,10 +3,11 @@ import Foundation
 import Interactors
 import InteractorsData
 import InteractorsSQLite
+import TestThreads
 import Testing
 
 /// What `put`, `putAll`, `delete` and `deleteAll` do, on a file database and an in-memory one.
-@Suite struct SQLiteDataSourceWritingTests {
+@Suite(.onThreadsOfTheirOwn) struct SQLiteDataSourceWritingTests {
     @Test(arguments: DatabaseKind.allCases)
     func putAnswersTheValueAndReplacesByID(kind: DatabaseKind) throws {
         let database = try kind.make()

@@ -3,11 +3,12 @@ import Foundation
 import Interactors
 import InteractorsData
 import InteractorsSQLite
+import TestThreads
 import Testing
 
 /// Ids of any `Codable & Hashable & Sendable` type, and how they are stored: text for strings, integers for
 /// whole numbers, JSON with sorted keys for anything else.
-@Suite struct SQLiteKeyTests {
+@Suite(.onThreadsOfTheirOwn) struct SQLiteKeyTests {
     struct Counter: Codable, Identifiable, Sendable, Equatable {
         var id: Int
         var count: Int

@@ -3,11 +3,12 @@ import Foundation
 import Interactors
 import InteractorsData
 import InteractorsSQLite
+import TestThreads
 import Testing
 
 /// Opening a database: files and directories created when missing, committed writes found again, foreign and
 /// damaged files refused and kept, paths that cannot be used said plainly.
-@Suite struct SQLiteDatabaseOpeningTests {
+@Suite(.onThreadsOfTheirOwn) struct SQLiteDatabaseOpeningTests {
     @Test func opensAFileCreatingItAndItsDirectories() throws {
         let directory = try TemporaryDirectory()
         let url = directory.url.appendingPathComponent("a/b/app.sqlite")

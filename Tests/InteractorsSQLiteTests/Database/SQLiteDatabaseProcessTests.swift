@@ -6,10 +6,11 @@ import Interactors
 import InteractorsData
 import InteractorsSQLite
 import Testing
+import TestThreads
 
 /// Another process on the same file (SQLiteStoreFixture): writing at once, holding the write lock, killed inside
 /// a transaction.
-@Suite struct SQLiteDatabaseProcessTests {
+@Suite(.onThreadsOfTheirOwn) struct SQLiteDatabaseProcessTests {
     @Test func twoProcessesWritingAtOnceLoseNothing() throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("app.sqlite")

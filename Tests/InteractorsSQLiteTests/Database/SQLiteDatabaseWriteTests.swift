@@ -4,11 +4,12 @@ import Foundation
 import Interactors
 import InteractorsData
 import InteractorsSQLite
+import TestThreads
 import Testing
 
 /// `write(_:)`: a body's writes commit together or not at all, across tables; the body may block without
 /// blocking reads; writes that cannot work there are refused at once.
-@Suite struct SQLiteDatabaseWriteTests {
+@Suite(.onThreadsOfTheirOwn) struct SQLiteDatabaseWriteTests {
     @Test(arguments: DatabaseKind.allCases)
     func aBodyCommitsItsWritesOnSeveralTablesTogetherAndAnswersItsResult(kind: DatabaseKind) throws {
         let database = try kind.make()

@@ -4,11 +4,12 @@ import Foundation
 import Interactors
 import InteractorsData
 import InteractorsSQLite
+import TestThreads
 import Testing
 
 /// `observe(_:on:_:)`: the query's answer at once, then after every committed write to the table, in commit
 /// order, never half a transaction; nothing once cancelled.
-@Suite struct SQLiteDataSourceObservingTests {
+@Suite(.onThreadsOfTheirOwn) struct SQLiteDataSourceObservingTests {
     @Test(arguments: DatabaseKind.allCases)
     func theObserverHearsTheValuesFirstThenEachCommitInOrder(kind: DatabaseKind) throws {
         let database = try kind.make()

@@ -1,8 +1,9 @@
 import Dispatch
 import Interactors
+import TestThreads
 import Testing
 
-@Suite struct ResponseCancellationFlowTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseCancellationFlowTests {
     @Test func cancellingADerivedResponseCancelsItsUpstream() {
         let (upstream, resolver) = Response<Int>.makePending()
         let mapped = upstream.map { $0 + 1 }

@@ -1,10 +1,11 @@
 import Interactors
 import InteractorsTestKit
+import TestThreads
 import Testing
 
 /// `timeout`, `delay` and `retry` on a `TestClock`: no real time passes; the tests advance the clock, then await
 /// the outcome.
-@Suite struct ResponseClockTimeoutTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseClockTimeoutTests {
     @Test func aThirtySecondTimeoutFiresWhenTheClockReachesIt() async throws {
         let clock = TestClock()
         let (upstream, resolver) = Response<Int>.makePending()
@@ -78,7 +79,7 @@ import Testing
     }
 }
 
-@Suite struct ResponseClockDelayTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseClockDelayTests {
     @Test func aDelayWaitsOnTheClockFromWhenTheUpstreamSettles() async throws {
         let clock = TestClock()
         let (upstream, resolver) = Response<Int>.makePending()
@@ -123,7 +124,7 @@ import Testing
     }
 }
 
-@Suite struct ResponseClockRetryTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseClockRetryTests {
     @Test func aFiveAttemptExponentialRetryWaitsOneTwoFourAndEightSeconds() async throws {
         let clock = TestClock()
         let feed = InteractorSpy<Int, String>()

@@ -1,8 +1,9 @@
 import Dispatch
 import Interactors
+import TestThreads
 import Testing
 
-@Suite struct ResponseCombiningTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseCombiningTests {
     @Test func allCollectsValuesInInputOrder() throws {
         let (first, firstResolver) = Response<Int>.makePending()
         let (second, secondResolver) = Response<Int>.makePending()

@@ -1,8 +1,9 @@
+import TestThreads
 import Testing
 
 @testable import Interactors
 
-@Suite struct ResponseRetryPolicyTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseRetryPolicyTests {
     // MARK: Which failures are retried
 
     @Test func whileIsAskedAboutEachFailureWhileRetriesRemain() {

@@ -1,8 +1,9 @@
 import Dispatch
 import Interactors
+import TestThreads
 import Testing
 
-@Suite struct ResponseTimingTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseTimingTests {
     @Test func timeoutFailsWithTimedOutWhenTheUpstreamIsLate() {
         let (upstream, resolver) = Response<Int>.makePending()
         #expect(throws: ResponseError.timedOut) { try upstream.timeout(after: .milliseconds(10)).get() }
@@ -62,20 +63,9 @@ import Testing
         #expect(attempts.count == 1)
         #expect(attempts.elements.first?.isCancelled == true)
     }
-
-    @Test func aTimedOutResponsesHandlerOnASerialQueueRunsWhileTheGlobalPoolIsSaturated() {
-        let pool = SaturatedPool()
-        let (response, resolver) = Response<Int>.makePending()
-        let heard = Gate()
-        response.timeout(after: .milliseconds(50)).onFailure(on: DispatchQueue(label: "handlers")) { _ in heard.open() }
-        #expect(heard.wait(guardSeconds: 20))
-        #expect(pool.isStillSaturated)
-        pool.release()
-        withExtendedLifetime(resolver) {}
-    }
 }
 
-@Suite struct ResponseRetryDepthTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseRetryDepthTests {
     @Test func thousandsOfAttemptsThatFailAtOnceDoNotGrowTheStack() {
         let attempts = Counter()
         let outcome = finishing {
@@ -90,7 +80,7 @@ import Testing
     }
 }
 
-@Suite struct ResponseTimeoutReleaseTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseTimeoutReleaseTests {
     @Test func aHandlerThatHearsTheTimeoutFindsTheAbandonedWorkCancelled() {
         let (slow, resolver) = Response<Int>.makePending()
         let upstreamCancelledFirst = Recorder<Bool>()
@@ -102,5 +92,22 @@ import Testing
         #expect(heard.wait(timeout: .now() + 10) == .success)
         #expect(upstreamCancelledFirst.elements == [true])
         withExtendedLifetime(resolver) {}
+    }
+}
+
+extension GlobalPoolSaturatingTests {
+    @Suite struct ResponseTimingSaturationTests {
+        @Test func aTimedOutResponsesHandlerOnASerialQueueRunsWhileTheGlobalPoolIsSaturated() {
+            let pool = SaturatedPool()
+            let (response, resolver) = Response<Int>.makePending()
+            let heard = Gate()
+            response.timeout(after: .milliseconds(50)).onFailure(on: DispatchQueue(label: "handlers")) { _ in
+                heard.open()
+            }
+            #expect(heard.wait(guardSeconds: 20))
+            #expect(pool.isStillSaturated)
+            pool.release()
+            withExtendedLifetime(resolver) {}
+        }
     }
 }

@@ -1,13 +1,14 @@
 import Dispatch
 import Interactors
 import InteractorsTestKit
+import TestThreads
 import Testing
 
 enum AuthError: Error, Equatable {
     case expired
 }
 
-@Suite struct ResponseTransformingTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseTransformingTests {
     @Test func mapTransformsTheValue() throws {
         #expect(try Response(value: 2).map { $0 * 10 }.get() == 20)
     }

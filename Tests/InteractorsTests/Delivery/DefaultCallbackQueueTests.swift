@@ -1,10 +1,11 @@
 import Dispatch
 import Interactors
 import InteractorsTestKit
+import TestThreads
 import Testing
 
 /// Serialised: these tests change a process-wide setting, and restore it.
-@Suite(.serialized) struct DefaultCallbackQueueTests {
+@Suite(.serialized, .onThreadsOfTheirOwn) struct DefaultCallbackQueueTests {
     @Test func defaultIsTheMainQueue() {
         #expect(DefaultCallbackQueue.current === MainCallbackQueue.shared)
     }

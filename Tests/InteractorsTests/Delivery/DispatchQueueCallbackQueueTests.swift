@@ -1,8 +1,9 @@
 import Dispatch
 import Interactors
+import TestThreads
 import Testing
 
-@Suite struct DispatchQueueCallbackQueueTests {
+@Suite(.onThreadsOfTheirOwn) struct DispatchQueueCallbackQueueTests {
     @Test func isCurrentOnlyOnTheQueue() {
         let queue = DispatchQueue(label: "a")
         #expect(!queue.isCurrent)

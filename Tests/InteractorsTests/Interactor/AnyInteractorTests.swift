@@ -1,7 +1,8 @@
 import Interactors
+import TestThreads
 import Testing
 
-@Suite struct AnyInteractorTests {
+@Suite(.onThreadsOfTheirOwn) struct AnyInteractorTests {
     @Test func wrappingAnInteractorExecutesIt() throws {
         let greet = GreetInteractor()
         let erased = AnyInteractor(greet)

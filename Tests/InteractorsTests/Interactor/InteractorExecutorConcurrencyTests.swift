@@ -1,9 +1,10 @@
 import Dispatch
 import Interactors
 import InteractorsTestKit
+import TestThreads
 import Testing
 
-@Suite struct InteractorExecutorConcurrencyTests {
+@Suite(.onThreadsOfTheirOwn) struct InteractorExecutorConcurrencyTests {
     @Test func requestsOfSeveralTypesFromManyThreadsEachReachTheirOwnInteractor() throws {
         let executor = InteractorExecutor()
         let greet = GreetInteractor(queue: DispatchQueue(label: "greet"))

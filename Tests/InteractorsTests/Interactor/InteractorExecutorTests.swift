@@ -1,9 +1,10 @@
 import Dispatch
 import Interactors
 import InteractorsTestKit
+import TestThreads
 import Testing
 
-@Suite struct InteractorExecutorTests {
+@Suite(.onThreadsOfTheirOwn) struct InteractorExecutorTests {
     @Test func aRequestReachesTheInteractorRegisteredForItsType() throws {
         let executor = InteractorExecutor()
         executor.register(GreetInteractor())

@@ -1,11 +1,12 @@
 import Dispatch
 import Interactors
+import TestThreads
 import Testing
 
 /// A lazy factory that waits, through the library, for its own request type on another thread fails that nested
 /// call with `InteractorFactoryCycleError` instead of hanging; the outer call still gets its interactor. Each
 /// scenario runs under a guard, so a regression fails instead of hanging the run.
-@Suite struct InteractorFactoryCycleTests {
+@Suite(.onThreadsOfTheirOwn) struct InteractorFactoryCycleTests {
     @Test func aFactoryThatWaitsForItsOwnRequestTypeOnAnotherThreadFailsTheNestedCall() throws {
         let executor = InteractorExecutor()
         let other = DispatchQueue(label: "other")

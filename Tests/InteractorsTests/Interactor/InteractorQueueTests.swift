@@ -1,11 +1,12 @@
 import Dispatch
 import Interactors
 import InteractorsTestKit
+import TestThreads
 import Testing
 
 /// Where an interactor's work runs: the queue it was built with, the per-call override, and blocking for one
 /// interactor from inside another on a shared serial queue.
-@Suite struct InteractorQueueTests {
+@Suite(.onThreadsOfTheirOwn) struct InteractorQueueTests {
     @Test func workRunsOnTheQueueTheInteractorWasBuiltWith() throws {
         let queue = DispatchQueue(label: "work")
         let onQueue = LockedBox<Bool?>(nil)

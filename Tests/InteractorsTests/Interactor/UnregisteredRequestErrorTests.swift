@@ -1,7 +1,8 @@
 import Interactors
+import TestThreads
 import Testing
 
-@Suite struct UnregisteredRequestErrorTests {
+@Suite(.onThreadsOfTheirOwn) struct UnregisteredRequestErrorTests {
     enum First { struct Request: InteractorRequest { typealias Output = Int } }
     enum Second { struct Request: InteractorRequest { typealias Output = Int } }
 

@@ -1,10 +1,11 @@
 import Dispatch
 import Interactors
 import InteractorsTestKit
+import TestThreads
 import Testing
 
 /// Progress reaches each handler as a rising sequence, whichever threads report it.
-@Suite struct ResponseProgressOrderTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseProgressOrderTests {
     @Test func progressReportedFromTwoThreadsReachesAnImmediateHandlerInOrder() {
         let (response, resolver) = Response<Int>.makePending()
         let heard = Recorder<Double>()

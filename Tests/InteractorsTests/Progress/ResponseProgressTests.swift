@@ -1,9 +1,10 @@
 import Dispatch
 import Interactors
 import InteractorsTestKit
+import TestThreads
 import Testing
 
-@Suite struct ResponseProgressTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseProgressTests {
     @Test func progressHandlersHearARisingClampedSequence() {
         let (response, resolver) = Response<Int>.makePending()
         let fractions = Recorder<Double>()
@@ -60,7 +61,7 @@ import Testing
     }
 }
 
-@Suite struct ResponseProgressQueueTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseProgressQueueTests {
     @Test func progressGoesToTheResponsesOwnQueueByDefault() {
         let queue = ManualCallbackQueue()
         let (response, resolver) = Response<Int>.makePending(callbackQueue: queue)

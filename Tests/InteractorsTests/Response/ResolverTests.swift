@@ -1,8 +1,9 @@
 import Dispatch
 import Interactors
+import TestThreads
 import Testing
 
-@Suite struct ResolverTests {
+@Suite(.onThreadsOfTheirOwn) struct ResolverTests {
     @Test func onlyTheFirstResolutionSettles() throws {
         let (response, resolver) = Response<Int>.makePending()
         #expect(resolver.succeed(1))
@@ -110,7 +111,7 @@ private final class ResolverHolder: Sendable {
     }
 }
 
-@Suite struct ResolverAbandonmentTests {
+@Suite(.onThreadsOfTheirOwn) struct ResolverAbandonmentTests {
     @Test func aResolverDroppedUnresolvedDoesNotRunHandlersOnTheDroppingThread() {
         var pending: (response: Response<Int>, resolver: Resolver<Int>)? = Response<Int>.makePending()
         let response = pending!.response
@@ -127,17 +128,21 @@ private final class ResolverHolder: Sendable {
         #expect(ranOn.elements.first != droppingThread)
         #expect(response.error as? ResponseError == .abandoned)
     }
+}
 
-    @Test func anAbandonedResponsesHandlerOnASerialQueueRunsWhileTheGlobalPoolIsSaturated() {
-        let pool = SaturatedPool()
-        var pending: (response: Response<Int>, resolver: Resolver<Int>)? = Response<Int>.makePending()
-        let response = pending!.response
-        let heard = Gate()
-        response.onFailure(on: DispatchQueue(label: "handlers")) { _ in heard.open() }
-        pending = nil
-        #expect(heard.wait(guardSeconds: 20))
-        #expect(pool.isStillSaturated)
-        pool.release()
-        #expect(response.error as? ResponseError == .abandoned)
+extension GlobalPoolSaturatingTests {
+    @Suite struct ResolverAbandonmentSaturationTests {
+        @Test func anAbandonedResponsesHandlerOnASerialQueueRunsWhileTheGlobalPoolIsSaturated() {
+            let pool = SaturatedPool()
+            var pending: (response: Response<Int>, resolver: Resolver<Int>)? = Response<Int>.makePending()
+            let response = pending!.response
+            let heard = Gate()
+            response.onFailure(on: DispatchQueue(label: "handlers")) { _ in heard.open() }
+            pending = nil
+            #expect(heard.wait(guardSeconds: 20))
+            #expect(pool.isStillSaturated)
+            pool.release()
+            #expect(response.error as? ResponseError == .abandoned)
+        }
     }
 }

@@ -1,8 +1,9 @@
 import Dispatch
 import Interactors
+import TestThreads
 import Testing
 
-@Suite struct ResponseAsyncTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseAsyncTests {
     @Test func valueReturnsTheValueOnceSettledElsewhere() async throws {
         let (response, resolver) = Response<Int>.makePending()
         DispatchQueue.global().async { resolver.succeed(10) }

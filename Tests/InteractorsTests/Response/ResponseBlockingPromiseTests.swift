@@ -1,11 +1,12 @@
 import Dispatch
 import Interactors
 import InteractorsTestKit
+import TestThreads
 import Testing
 
 /// The promises a blocked caller relies on: it returns by its deadline, it never deadlocks on work owed to its
 /// own queue (whenever that work appears), and it returns only once the settlement has been delivered.
-@Suite struct ResponseBlockingPromiseTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseBlockingPromiseTests {
     @Test func timedWaitReturnsByItsDeadlineInsteadOfRunningGlobalWork() {
         let release = Gate()
         let finished = Counter()
@@ -32,23 +33,6 @@ import Testing
         #expect(outcome.map { throwsTimedOut($0) } == true)
         #expect(finished.value == 0)
         release.open()
-    }
-
-    @Test func timeoutFiresWhileTheGlobalPoolIsSaturated() {
-        let release = Gate()
-        let freed = Counter()
-        for _ in 0..<64 {
-            DispatchQueue.global().async {
-                release.wait(guardSeconds: 5)
-                freed.increment()
-            }
-        }
-        let (response, resolver) = Response<Int>.makePending()
-        let timed = response.timeout(after: .milliseconds(50))
-        #expect(throws: ResponseError.timedOut) { try timed.get(timeout: .seconds(30)) }
-        #expect(freed.value == 0)
-        release.open(count: 64)
-        withExtendedLifetime(resolver) {}
     }
 
     @Test func blockingOnAQueueRunsAFlatMapStageQueuedThereAfterTheWaitBegan() throws {
@@ -166,4 +150,18 @@ private func blockingOnItsOwnQueue(
 private func throwsTimedOut<T>(_ result: Result<T, any Error>) -> Bool {
     guard case .failure(let error) = result else { return false }
     return error as? ResponseError == .timedOut
+}
+
+extension GlobalPoolSaturatingTests {
+    @Suite struct ResponseBlockingSaturationTests {
+        @Test func timeoutFiresWhileTheGlobalPoolIsSaturated() {
+            let pool = SaturatedPool()
+            let (response, resolver) = Response<Int>.makePending()
+            let timed = response.timeout(after: .milliseconds(50))
+            #expect(throws: ResponseError.timedOut) { try timed.get(timeout: .seconds(30)) }
+            #expect(pool.isStillSaturated)
+            pool.release()
+            withExtendedLifetime(resolver) {}
+        }
+    }
 }

@@ -1,9 +1,10 @@
 import Dispatch
 import Interactors
 import InteractorsTestKit
+import TestThreads
 import Testing
 
-@Suite struct ResponseBlockingTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseBlockingTests {
     @Test func getReturnsTheValueOnceSettledElsewhere() throws {
         let (response, resolver) = Response<Int>.makePending()
         DispatchQueue.global().async { resolver.succeed(12) }

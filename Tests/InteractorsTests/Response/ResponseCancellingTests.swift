@@ -1,9 +1,10 @@
 import Dispatch
 import Interactors
 import InteractorsTestKit
+import TestThreads
 import Testing
 
-@Suite struct ResponseCancellingTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseCancellingTests {
     @Test func cancellingAPendingResponseFailsItWithCancellationError() {
         let (response, resolver) = Response<Int>.makePending()
         response.cancel()

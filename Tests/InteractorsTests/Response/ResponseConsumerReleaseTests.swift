@@ -1,9 +1,10 @@
 import Dispatch
 import Interactors
+import TestThreads
 import Testing
 
 /// A consumer that lets go of a long-lived upstream takes its stage back out, with everything it captured.
-@Suite struct ResponseConsumerReleaseTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseConsumerReleaseTests {
     @Test func cancelledMapsReleaseTheirStagesFromASharedPendingUpstream() {
         let (shared, resolver) = Response<Int>.makePending()
         let keeper = shared.map { $0 }  // keeps the shared response needed

@@ -1,9 +1,10 @@
 import Dispatch
 import Interactors
 import InteractorsTestKit
+import TestThreads
 import Testing
 
-@Suite struct ResponseCreatingTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseCreatingTests {
     @Test func workOnAQueueSucceedsWithItsValue() throws {
         let response = Response(on: DispatchQueue.global()) { 21 * 2 }
         #expect(try response.get() == 42)

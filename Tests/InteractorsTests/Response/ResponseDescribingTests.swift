@@ -1,8 +1,9 @@
 import Interactors
 import InteractorsTestKit
+import TestThreads
 import Testing
 
-@Suite struct ResponseDescribingTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseDescribingTests {
     @Test func debugDescriptionOfAPendingResponseNamesWhereItWasCreated() {
         let (response, resolver) = Response<Int>.makePending()
         let line = #line - 1

@@ -1,9 +1,10 @@
 import Dispatch
 import Interactors
 import InteractorsTestKit
+import TestThreads
 import Testing
 
-@Suite struct ResponseLifetimeTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseLifetimeTests {
     @Test func handlerAndItsCapturesAreReleasedOnceItHasRun() {
         let (response, resolver) = Response<Int>.makePending()
         weak var weakTracked: Tracked?

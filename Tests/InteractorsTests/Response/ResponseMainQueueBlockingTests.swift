@@ -1,5 +1,6 @@
 import Dispatch
 import Interactors
+import TestThreads
 import Testing
 
 /// A caller blocked on the main queue runs the library's main-queue jobs while it waits. The waits here have a
@@ -8,7 +9,7 @@ import Testing
 /// Every test of the process that blocks the main queue is here, serialised: a caller blocked on the main queue
 /// runs the library's waiting main-queue jobs in its place, ahead of the app's own blocks, so another test
 /// blocking the main queue meanwhile would reorder what the ordering tests check.
-@Suite(.serialized) struct ResponseMainQueueBlockingTests {
+@Suite(.serialized, .onThreadsOfTheirOwn) struct ResponseMainQueueBlockingTests {
     @MainActor
     @Test func blockingOnTheMainQueueThatOwesTheWorkRunsItInline() throws {
         #expect(MainCallbackQueue.shared.isCurrent)

@@ -1,9 +1,10 @@
 import Dispatch
 import Interactors
 import InteractorsTestKit
+import TestThreads
 import Testing
 
-@Suite struct ResponseObservingTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseObservingTests {
     @Test func handlerRegisteredBeforeSettlementRunsOnce() {
         let (response, resolver) = Response<Int>.makePending()
         let received = Recorder<Int>()
@@ -124,7 +125,7 @@ import Testing
     }
 }
 
-@Suite struct ResponseObservingOverloadTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseObservingOverloadTests {
     @Test func everyKindOfHandlerRunsOnTheResponsesOwnQueue() {
         let queue = ManualCallbackQueue()
         let kinds = Recorder<String>()

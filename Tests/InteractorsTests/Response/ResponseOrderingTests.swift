@@ -1,10 +1,11 @@
 import Dispatch
 import Interactors
 import InteractorsTestKit
+import TestThreads
 import Testing
 
 /// Registration order holds even when a registration races the settlement.
-@Suite struct ResponseOrderingTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseOrderingTests {
     @Test func handlerRegisteredWhileTheSettlementIsDeliveredRunsAfterTheEarlierOnes() {
         let (response, resolver) = Response<Int>.makePending()
         let order = Recorder<Int>()

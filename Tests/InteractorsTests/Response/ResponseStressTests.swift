@@ -1,9 +1,10 @@
 import Dispatch
 import Interactors
+import TestThreads
 import Testing
 
 /// Many threads racing on the same responses. Run under ThreadSanitizer in CI (`swift test --sanitize=thread`).
-@Suite struct ResponseStressTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseStressTests {
     static let responses = 2_000
 
     @Test func racingResolutionsSettleOnceAndEveryHandlerRunsOnce() {
@@ -72,44 +73,66 @@ import Testing
         #expect(cancelHandlerRuns.value == cancellations.value)
     }
 
-    @Test func everyBlockedWaiterWakes() {
+    /// Rounds whose threads block at once: enough to race, few enough for threads of their own.
+    static let roundsAtOnce = 25
+
+    // The blocked waiters below block threads of their own, a batch of rounds at a time, and the test waits on a
+    // thread of its own too: blocked on Dispatch's pool, they would hold the threads every other test running
+    // meanwhile needs (on Linux the pool starts about one more thread a second while its threads are blocked,
+    // and Swift's tasks wait for it too).
+
+    @Test func everyBlockedWaiterWakes() async {
         let woke = Counter()
-        let group = DispatchGroup()
-        for round in 0..<(Self.responses / 4) {
-            let (response, resolver) = Response<Int>.makePending()
-            for _ in 0..<3 {
-                DispatchQueue.global().async(group: group) {
-                    if (try? response.get(timeout: .seconds(30))) == round { woke.increment() }
+        await onAThreadOfItsOwn {
+            for rounds in Self.batches(of: Self.responses / 4) {
+                let pending = rounds.map { round in (round, Response<Int>.makePending()) }
+                // Per round, three waiters and the resolver, started together.
+                TestThread.runConcurrently(pending.count * 4) { index in
+                    let (round, (response, resolver)) = pending[index / 4]
+                    if index % 4 == 3 {
+                        resolver.succeed(round)
+                    } else if (try? response.get(timeout: .seconds(30))) == round {
+                        woke.increment()
+                    }
                 }
             }
-            DispatchQueue.global().async(group: group) { resolver.succeed(round) }
         }
-        #expect(group.wait(timeout: .now() + 60) == .success)
         #expect(woke.value == 3 * (Self.responses / 4))
     }
 
-    @Test func queuedWorkRacingWithItsBlockedCallersRunsOnce() {
+    @Test func queuedWorkRacingWithItsBlockedCallersRunsOnce() async {
         let runs = Counter()
         let correct = Counter()
         let serial = DispatchQueue(label: "owner")
-        let group = DispatchGroup()
-        for round in 0..<(Self.responses / 4) {
-            let response = Response(on: serial) {
-                runs.increment()
-                return round
+        await onAThreadOfItsOwn {
+            for rounds in Self.batches(of: Self.responses / 4) {
+                let responses = rounds.map { round in
+                    (
+                        round,
+                        Response(on: serial) {
+                            runs.increment()
+                            return round
+                        }
+                    )
+                }
+                TestThread.runConcurrently(responses.count) { index in
+                    let (round, response) = responses[index]
+                    // Half the waiters run on the owning queue, where the work must run inline.
+                    let value =
+                        round.isMultiple(of: 2)
+                        ? serial.sync { try? response.get(timeout: .seconds(30)) }
+                        : try? response.get(timeout: .seconds(30))
+                    if value == round { correct.increment() }
+                }
             }
-            DispatchQueue.global().async(group: group) {
-                // Half the waiters run on the owning queue, where the work must run inline.
-                let value =
-                    round.isMultiple(of: 2)
-                    ? serial.sync { try? response.get(timeout: .seconds(30)) }
-                    : try? response.get(timeout: .seconds(30))
-                if value == round { correct.increment() }
-            }
+            serial.sync {}
         }
-        #expect(group.wait(timeout: .now() + 60) == .success)
-        serial.sync {}
         #expect(runs.value == Self.responses / 4)
         #expect(correct.value == Self.responses / 4)
+    }
+
+    /// `0..<count` in batches of ``roundsAtOnce``.
+    private static func batches(of count: Int) -> [Range<Int>] {
+        stride(from: 0, to: count, by: roundsAtOnce).map { $0..<min($0 + roundsAtOnce, count) }
     }
 }

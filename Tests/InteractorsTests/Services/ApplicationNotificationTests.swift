@@ -1,4 +1,5 @@
 import InteractorsTestKit
+import TestThreads
 import Testing
 
 @testable import Interactors
@@ -6,7 +7,7 @@ import Testing
 /// The UIKit and AppKit hosts follow the platform's notifications through `ApplicationNotification`; these
 /// feed it the sequences real apps post (Apple's documented launch sequences) and check that the registry
 /// accepts every event it is sent, and what the services hear.
-@Suite struct ApplicationNotificationTests {
+@Suite(.onThreadsOfTheirOwn) struct ApplicationNotificationTests {
     /// Follows each notification in turn; the events the service heard, and every failure.
     private func follow(_ notifications: [ApplicationNotification]) -> (heard: [LifecycleEvent], failures: [String]) {
         let recorder = RecordingService()

@@ -1,7 +1,8 @@
 import Interactors
+import TestThreads
 import Testing
 
-@Suite struct LaunchOptionsTests {
+@Suite(.onThreadsOfTheirOwn) struct LaunchOptionsTests {
     @Test func optionsAreWrittenAsADictionaryLiteral() {
         let options: LaunchOptions = ["url": "app://open", "badge": 3]
         #expect(options["url", as: String.self] == "app://open")

@@ -1,7 +1,8 @@
 import Interactors
+import TestThreads
 import Testing
 
-@Suite struct LifecycleErrorTests {
+@Suite(.onThreadsOfTheirOwn) struct LifecycleErrorTests {
     @Test func errorsAreEqualWhenCodeStateAndEventAre() {
         let error = LifecycleError(.eventOutOfOrder, state: .active, event: .didBecomeActive)
         #expect(error == LifecycleError(.eventOutOfOrder, state: .active, event: .didBecomeActive))

@@ -1,8 +1,9 @@
 import Interactors
 import InteractorsTestKit
+import TestThreads
 import Testing
 
-@Suite struct LifecycleEventTests {
+@Suite(.onThreadsOfTheirOwn) struct LifecycleEventTests {
     private let log = EventLog()
 
     private func recorders() -> [RecordingService] {

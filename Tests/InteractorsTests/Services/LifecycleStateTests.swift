@@ -1,8 +1,9 @@
 import Interactors
 import InteractorsTestKit
+import TestThreads
 import Testing
 
-@Suite struct LifecycleStateTests {
+@Suite(.onThreadsOfTheirOwn) struct LifecycleStateTests {
     /// The table in LifecycleState.swift, written out: (from, event, to).
     static let transitions: [(LifecycleState, LifecycleEvent, LifecycleState)] = [
         (.notRunning, .didFinishLaunching([:]), .inactive),

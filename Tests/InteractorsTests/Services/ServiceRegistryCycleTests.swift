@@ -1,11 +1,12 @@
 import Dispatch
 import Interactors
+import TestThreads
 import Testing
 
 /// A hook that waits, through the library, for work on another thread that calls the registry does not hang: the
 /// nested request is refused with `calledFromWorkAHookWaitsFor` (an unregistration is carried out after the
 /// delivery), the hook goes on, and the outer call returns. Each scenario runs under a guard.
-@Suite struct ServiceRegistryCycleTests {
+@Suite(.onThreadsOfTheirOwn) struct ServiceRegistryCycleTests {
     @Test func aHookThatWaitsForWorkRegisteringAServiceGetsARefusal() throws {
         let registry = ServiceRegistry()
         let nested = Box<[ServiceFailure]>([])

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import InteractorsTestKit
 import Synchronization
+import TestThreads
 import Testing
 
 @testable import Interactors
@@ -22,7 +23,7 @@ private func waitUntilQueued(
     }
 }
 
-@Suite struct ServiceRegistryDeliveryTests {
+@Suite(.onThreadsOfTheirOwn) struct ServiceRegistryDeliveryTests {
     private let log = EventLog()
 
     @Test func anEventSentFromAHookIsDeliveredAfterTheCurrentOne() {

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Interactors
 import Testing
+import TestThreads
 
 /// The fixture server (Tests/ServiceHostFixture), running in a child process.
 private final class HostedServer: Sendable {
@@ -135,7 +136,7 @@ private let tearDownLines = [
 /// The fixture's arguments for each way of hosting.
 private let hosts: [String: [String]] = ["synchronous": [], "async": ["async"]]
 
-@Suite(.serialized) struct ServiceRegistrySignalHostTests {
+@Suite(.serialized, .onThreadsOfTheirOwn) struct ServiceRegistrySignalHostTests {
     @Test(arguments: [SIGTERM, SIGINT])
     func aTerminationSignalTearsTheServicesDownInReverseOrderOnTheMainQueueAndExitsCleanly(signal: Int32) throws {
         let server = try HostedServer()

@@ -1,11 +1,12 @@
 import Interactors
 import InteractorsTestKit
+import TestThreads
 import Testing
 
 private final class Analytics: Service {}
 private final class Sync: Service {}
 
-@Suite struct ServiceRegistryTests {
+@Suite(.onThreadsOfTheirOwn) struct ServiceRegistryTests {
     @Test func servicesAreListedInRegistrationOrder() {
         let registry = ServiceRegistry()
         let first = RecordingService(), second = Analytics(), third = RecordingService()

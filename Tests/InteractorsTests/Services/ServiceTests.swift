@@ -1,5 +1,6 @@
 import Interactors
 import InteractorsTestKit
+import TestThreads
 import Testing
 
 /// Implements nothing: every requirement has a default.
@@ -22,7 +23,7 @@ private final class Hooks: Service {
     func willTerminate() throws { log.record(service: "willTerminate", event: .willTerminate) }
 }
 
-@Suite struct ServiceTests {
+@Suite(.onThreadsOfTheirOwn) struct ServiceTests {
     @Test func aServiceImplementingNothingHearsEveryEventWithoutFailing() {
         let quiet = Quiet()
         for event in allEvents { #expect(throws: Never.self) { try quiet.receive(event) } }

@@ -1,8 +1,9 @@
+import TestThreads
 import Testing
 
 @testable import Interactors
 
-@Suite struct SignalHostStateTests {
+@Suite(.onThreadsOfTheirOwn) struct SignalHostStateTests {
     @Test func theFirstSignalWithNoAsyncHostTearsDownAndTheSecondEndsTheProcess() {
         var host = ServiceRegistry.SignalHostState()
         host.deadline = .seconds(3)

@@ -1,8 +1,9 @@
 import Interactors
 import InteractorsTestKit
+import TestThreads
 import Testing
 
-@Suite struct URLOpenRequestTests {
+@Suite(.onThreadsOfTheirOwn) struct URLOpenRequestTests {
     @Test func everyServiceIsAskedEvenAfterOneClaimsTheURL() throws {
         let payments = RecordingService(name: "payments"), auth = RecordingService(name: "auth")
         let bystander = RecordingService(name: "bystander")

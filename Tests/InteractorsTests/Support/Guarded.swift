@@ -1,5 +1,6 @@
 import Dispatch
 import Interactors
+import Testing
 
 #if canImport(Darwin)
 import Darwin
@@ -9,15 +10,16 @@ import Glibc
 import Musl
 #endif
 
-/// Runs `body` on a global-queue thread and waits for it at most `guardSeconds`: a scenario that would deadlock
-/// fails the test instead of hanging the suite. `nil` if it did not finish in time (the thread stays blocked).
+/// Runs `body` on a thread of its own and waits for it at most `guardSeconds`: a scenario that would deadlock
+/// fails the test instead of hanging the suite. `nil` if it did not finish in time (the thread stays blocked; on
+/// Dispatch's pool it would hold a thread other tests need).
 func finishing<T: Sendable>(
     guardSeconds: Double = 10,
     _ body: @escaping @Sendable () throws -> T
 ) -> Result<T, any Error>? {
     let outcome = LockedBox<Result<T, any Error>?>(nil)
     let done = DispatchSemaphore(value: 0)
-    DispatchQueue.global().async {
+    PlatformThread.detach {
         let result = Result { try body() }
         outcome.withLock { $0 = result }
         done.signal()
@@ -85,6 +87,11 @@ struct PausedCancellation {
         finished.wait()
     }
 }
+
+/// The tests that park Dispatch's global pool on purpose (with ``SaturatedPool``), nested in this suite one
+/// after another: two at once would park each other's probes, and while the pool is parked every other test that
+/// needs it, Swift's tasks among them on Linux, waits, so each holds it only as long as its assertion needs.
+@Suite(.serialized) enum GlobalPoolSaturatingTests {}
 
 /// Dispatch's global pool with every thread it will start parked (16 jobs waiting on a gate), until ``release()``,
 /// and a probe job queued behind them: on this 2-core machine the pool gets to the probe only seconds later, when

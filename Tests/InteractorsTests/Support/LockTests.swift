@@ -1,5 +1,6 @@
 import Dispatch
 import Interactors
+import TestThreads
 import Testing
 
 #if canImport(Darwin)
@@ -17,7 +18,7 @@ private final class GuardedCounter: @unchecked Sendable {
     var value = 0
 }
 
-@Suite struct LockTests {
+@Suite(.onThreadsOfTheirOwn) struct LockTests {
     @Test func lockKeepsACounterExactUnderContentionFromManyThreads() {
         let counter = GuardedCounter()
         let threads = 16

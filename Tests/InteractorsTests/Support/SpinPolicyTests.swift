@@ -1,9 +1,10 @@
 import Dispatch
+import TestThreads
 import Testing
 
 @testable import Interactors
 
-@Suite struct SpinPolicyTests {
+@Suite(.onThreadsOfTheirOwn) struct SpinPolicyTests {
     @Test func aWaiterSpinsWhileSpinsHavePaid() {
         let credit = SpinCredit()
         #expect(credit.shouldSpin())

@@ -15,24 +15,29 @@ extension Response {
     /// let user = api.user(id).timeout(after: .seconds(2))
     /// ```
     public func timeout(after duration: Duration, callbackQueue: (any CallbackQueue)? = nil) -> Response<Value> {
-        let derived = Response(callbackQueue: callbackQueue ?? self.callbackQueue)
+        let queue = QueueReference(callbackQueue, or: queueReference)
+        // Settled already: nothing to time; the timed response settles alike, at once.
+        if let outcome = deliveredOutcome { return Response(outcome: outcome, callbackQueue: queue) }
         // As `derive` does, but seen through a deadline: a caller blocked on `derived` does not run this one's
-        // global-queue work in its place, which could keep it past the deadline.
-        derived.upstream = DeadlineLink(self)
+        // global-queue work in its place, which could keep it past the deadline. The link is also the timer's
+        // entry: settling `derived` any other way cancels it, so it leaves the timer at once.
+        let link = DeadlineLink<Value>(upstream: self)
+        let derived = Response(callbackQueue: queue, upstream: link)
+        link.timed = derived
         addConsumingHandler(
             Handler(
-                immediate: .result { outcome in derived.settle(outcome, upstreamIsSettled: true) },
+                immediate: .result { outcome in
+                    DeadlineTimer.shared.cancel(link)
+                    derived.settle(outcome, upstreamIsSettled: true)
+                },
                 ownedBy: derived
             )
         )
         // On the library's timer thread, not the global pool, so it fires even when the pool is saturated. The
         // timer thread then hands the handlers bound for a queue to their queues itself, so they too run near the
         // deadline; immediate handlers and stages, which would run user code on it, go to a global queue or a
-        // blocked caller (see `Response+DeliveringElsewhere.swift`). Weak: a response that settled in time, and
-        // that nobody holds any more, need not live until the deadline.
-        DeadlineTimer.shared.schedule(at: .now() + duration.dispatchInterval) { [weak derived] in
-            derived?.settle(.failure(ResponseError.timedOut), route: .elsewhere)
-        }
+        // blocked caller (see `Response+DeliveringElsewhere.swift`).
+        if !derived.isSettled { DeadlineTimer.shared.schedule(link, at: .now() + duration.dispatchInterval) }
         return derived
     }
 
@@ -67,10 +72,12 @@ extension Response {
         callbackQueue: (any CallbackQueue)? = nil,
         _ attempt: @escaping @Sendable () -> Response<Value>
     ) -> Response<Value> {
-        let retrying = Response(callbackQueue: callbackQueue ?? DefaultCallbackQueue.shared)
         // Linked from the start, before any attempt is pending (attempts that fail at once, then a delay): a
         // caller blocked on it then knows a later attempt may bring work it owes (see `WakeUpList.blockedCallers`).
-        retrying.upstream = UpstreamGroup([])
+        let retrying = Response(
+            callbackQueue: QueueReference(callbackQueue, or: .default),
+            upstream: UpstreamGroup([])
+        )
         retrying.makeAttempt(retriesLeft: max(0, times), delay: delay, attempt)
         return retrying
     }

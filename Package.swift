@@ -36,7 +36,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "Playground",
-            dependencies: ["Interactors", "InteractorsPresentation", "InteractorsData"],
+            dependencies: ["Interactors", "InteractorsPresentation", "InteractorsData", "InteractorsSQLite"],
             path: "Playground"
         ),
         .testTarget(
@@ -49,26 +49,41 @@ let package = Package(
             name: "InteractorsTestKitTests",
             dependencies: ["Interactors", "InteractorsTestKit", "InteractorsPresentation"]
         ),
+        // What the data-layer tests and their child processes share: temporary directories, child processes,
+        // threads, the notes they store, the fixtures' output. Not a product.
+        .target(
+            name: "DataTestSupport",
+            dependencies: ["Interactors", "InteractorsData"],
+            path: "Tests/DataTestSupport"
+        ),
         // The data-layer tests start a python3 REST server (Fixtures/rest_server.py) and a child process that
-        // opens the same file store (DataStoreFixture).
+        // opens the same file store (DataStoreFixture). The cache repository's tests run over every store that
+        // keeps its index, SQLite's included.
         .testTarget(
             name: "InteractorsDataTests",
-            dependencies: ["Interactors", "InteractorsData", "InteractorsTestKit", "DataStoreFixture"],
+            dependencies: [
+                "Interactors", "InteractorsData", "InteractorsSQLite", "InteractorsTestKit", "DataTestSupport",
+                "DataStoreFixture",
+            ],
             exclude: ["Fixtures"]
         ),
-        .executableTarget(name: "DataStoreFixture", dependencies: ["InteractorsData"], path: "Tests/DataStoreFixture"),
+        .executableTarget(
+            name: "DataStoreFixture",
+            dependencies: ["Interactors", "InteractorsData", "DataTestSupport"],
+            path: "Tests/DataStoreFixture"
+        ),
         // The SQLite store's tests open real database files, and start a child process on the same file
         // (SQLiteStoreFixture) to write at once, or to be killed inside a transaction.
         .testTarget(
             name: "InteractorsSQLiteTests",
             dependencies: [
-                "Interactors", "InteractorsData", "InteractorsSQLite", "SQLiteStoreFixture",
+                "Interactors", "InteractorsData", "InteractorsSQLite", "DataTestSupport", "SQLiteStoreFixture",
                 .target(name: "CSQLite", condition: .when(platforms: [.linux, .android, .openbsd, .windows, .wasi])),
             ]
         ),
         .executableTarget(
             name: "SQLiteStoreFixture",
-            dependencies: ["Interactors", "InteractorsData", "InteractorsSQLite"],
+            dependencies: ["Interactors", "InteractorsData", "InteractorsSQLite", "DataTestSupport"],
             path: "Tests/SQLiteStoreFixture"
         ),
         .testTarget(

@@ -2,7 +2,8 @@ import Dispatch
 import Interactors
 import Synchronization
 
-// The tour of composition: a dashboard use case built from two others, with a timeout, retries and `all`.
+// The tour of composition: a dashboard use case built from two others, with a timeout, retries that back off, and
+// `all`.
 
 struct Profile: Sendable {
     let name: String
@@ -53,8 +54,13 @@ struct LoadDashboard: Sendable {
 
     func callAsFunction(userID: Int) -> Response<String> {
         let attempts = LockedCount()
-        let profile = Response.retry(times: 3, delay: .milliseconds(10)) {
-            print("composition: fetching the profile, attempt \(attempts.next()) of at most 4 (retry(times: 3))")
+        // Retried while the backend is unreachable, waiting 10 ms, then 20 ms, then 40 ms (backoff: 2); an error
+        // the backend decided would not be retried.
+        let profile = Response.retry(times: 3, delay: .milliseconds(10), backoff: 2, while: { $0 is NetworkError }) {
+            print(
+                "composition: fetching the profile, attempt \(attempts.next()) of at most 4 "
+                    + "(retry(times: 3), waits doubling from 10 ms, only while unreachable)"
+            )
             return backend.profile(id: userID).timeout(after: .seconds(1))
         }
         let posts = Response.all([backend.posts(for: userID, page: 0), backend.posts(for: userID, page: 1)])

@@ -4,26 +4,11 @@
 //   hammer <file>                 puts large notes one by one until killed, printing "put <i>" after each
 //   cache <file>                  opens the file with `corruptFile: .moveAside`, reads it twice and puts one note,
 //                                 then prints "count <n>" (what a cache does with a corrupt file)
-// A failure prints "error <DataError code>" and exits with status 1.
+// A failure prints "error <DataError code>: <message>" and exits with status 1.
+import DataTestSupport
 import Foundation
 import Interactors
 import InteractorsData
-
-struct Note: Codable, Identifiable, Sendable {
-    var id: String
-    var text: String
-    var revision = 0
-}
-
-func say(_ line: String) {
-    // Unbuffered, so the test sees each line at once, even if it kills this process right after.
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
-}
-
-func fail(_ error: any Error) -> Never {
-    say("error \((error as? DataError)?.code.description ?? "\(error)")")
-    exit(1)
-}
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {

@@ -7,30 +7,11 @@
 // A failure prints "error <DataError code>: <message>" and exits with status 1.
 // Foundation's Process, which starts this, exists on macOS and Linux only.
 #if os(macOS) || os(Linux)
+import DataTestSupport
 import Foundation
 import Interactors
 import InteractorsData
 import InteractorsSQLite
-
-struct Note: Codable, Identifiable, Sendable {
-    var id: String
-    var text: String
-    var revision = 0
-}
-
-func say(_ line: String) {
-    // Unbuffered, so the test sees each line at once, even if it kills this process right after.
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
-}
-
-func fail(_ error: any Error) -> Never {
-    if let error = error as? DataError {
-        say("error \(error.code): \(error.message)")
-    } else {
-        say("error \(error)")
-    }
-    exit(1)
-}
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {

@@ -14,7 +14,17 @@ extension Response {
     /// ```swift
     /// let user = api.user(id).timeout(after: .seconds(2))
     /// ```
-    public func timeout(after duration: Duration, callbackQueue: (any CallbackQueue)? = nil) -> Response<Value> {
+    ///
+    /// With a `clock`, the timeout is a sleep on that clock until `clock.now` plus `duration`, read at this call:
+    /// a test passes a `TestClock` and advances it instead of waiting. The sleep runs in a task, where the clock's
+    /// sleeps resume, so this timeout makes no promise of independence from Dispatch's pool or Swift
+    /// Concurrency's; handlers are delivered as above. Settling in time, or cancelling, cancels the sleep. A
+    /// clock whose sleep throws (other than for that cancellation) fails the response with its error.
+    public func timeout(
+        after duration: Duration,
+        clock: (any Clock<Duration>)? = nil,
+        callbackQueue: (any CallbackQueue)? = nil
+    ) -> Response<Value> {
         let queue = QueueReference(callbackQueue, or: queueReference)
         // Settled already: nothing to time; the timed response settles alike, at once.
         if let outcome = deliveredOutcome { return Response(outcome: outcome, callbackQueue: queue) }
@@ -23,7 +33,6 @@ extension Response {
         // entry: settling `derived` any other way cancels it, so it leaves the timer at once.
         let link = DeadlineLink<Value>(upstream: self)
         let derived = Response(callbackQueue: queue, upstream: link)
-        link.timed = derived
         addConsumingHandler(
             Handler(
                 immediate: .result { outcome in
@@ -33,10 +42,19 @@ extension Response {
                 ownedBy: derived
             )
         )
+        if let clock {
+            // Timed by the clock instead, from now (see `ClockTimer.swift`); delivered as the timer thread does.
+            derived.startClockTimer(on: clock, after: duration) { [weak derived] clockError in
+                derived?.settle(.failure(clockError ?? ResponseError.timedOut), route: .elsewhere)
+            }
+            return derived
+        }
         // On the library's timer thread, not the global pool, so it fires even when the pool is saturated. The
         // timer thread then hands the handlers bound for a queue to their queues itself, so they too run near the
         // deadline; immediate handlers and stages, which would run user code on it, go to a global queue or a
         // blocked caller (see `Response+DeliveringElsewhere.swift`).
+        // The link holds `derived` only while the timer does (until it expires or is cancelled).
+        link.timed = derived
         if !derived.isSettled { DeadlineTimer.shared.schedule(link, at: .now() + duration.dispatchInterval) }
         return derived
     }
@@ -46,9 +64,24 @@ extension Response {
     /// ```swift
     /// let banner = showBanner().delay(by: .seconds(3)).flatMap { hideBanner() }
     /// ```
-    public func delay(by duration: Duration, callbackQueue: (any CallbackQueue)? = nil) -> Response<Value> {
+    ///
+    /// With a `clock`, the wait is a sleep on that clock until `clock.now` plus `duration`, read when this one
+    /// settles; it runs in a task, and cancelling the delayed response cancels the sleep. A clock whose sleep
+    /// throws (other than for that cancellation) fails the response with its error. Without one, the wait is
+    /// Dispatch's, and the outcome is delivered from a global queue.
+    public func delay(
+        by duration: Duration,
+        clock: (any Clock<Duration>)? = nil,
+        callbackQueue: (any CallbackQueue)? = nil
+    ) -> Response<Value> {
         derive(callbackQueue: callbackQueue) { (derived: Response<Value>) in
             .result { outcome in
+                if let clock {
+                    // From now, when this one has settled (see `ClockTimer.swift`).
+                    return derived.startClockTimer(on: clock, after: duration) { clockError in
+                        derived.settle(clockError.map { .failure($0) } ?? outcome, route: .elsewhere)
+                    }
+                }
                 DispatchQueue.global().asyncAfter(deadline: .now() + duration.dispatchInterval) {
                     derived.settle(outcome)
                 }
@@ -56,20 +89,45 @@ extension Response {
         }
     }
 
-    /// A response from `attempt`, tried again up to `times` more times while it fails, `delay` apart: each try
-    /// is a new response from `attempt`.
+    /// A response from `attempt`, tried again up to `times` more times while it fails and `while:` agrees, waiting
+    /// between tries as the policy says: each try is a new response from `attempt`.
     ///
     /// ```swift
     /// let feed = Response.retry(times: 3, delay: .milliseconds(200)) { api.feed() }
     /// ```
     ///
     /// `times` counts retries, as Combine's `retry(_:)` does: `times: 3` makes up to four attempts. It settles
-    /// with the first success or the last failure. A `CancellationError` is not retried; cancelling the returned
-    /// response cancels the attempt under way and stops further ones.
+    /// with the first success or the last failure. Cancelling the returned response cancels the attempt under
+    /// way, or the wait for the next one, and stops further ones.
+    ///
+    /// The wait before retry *n* is `delay × backoff^(n−1)`, capped at `maxDelay`, then multiplied by a random
+    /// factor in `1 − jitter ... 1 + jitter` drawn afresh for each wait: `backoff: 2` doubles the wait each time,
+    /// and jitter spreads the retries of many clients that failed together. The defaults (`backoff: 1`, no cap,
+    /// no jitter) wait `delay` every time.
+    ///
+    /// `while:` is asked about each failure while retries remain, on the thread where that attempt failed;
+    /// answering `false` settles with that failure. A `CancellationError` is never retried, nor asked about. By
+    /// default every other failure is retried. For HTTP, the usual rule retries what says the server could not be
+    /// reached or could not answer: transport errors other than a cancelled request, a `timeout(after:)` that
+    /// fired (``ResponseError/timedOut``), 5xx, 408 (request timeout) and 429 (too many requests); never another
+    /// 4xx, which a retry would only repeat. `InteractorsData`'s `CacheRepository.serverUnavailable(_:)` is that
+    /// rule: pass it as `while:`.
+    ///
+    /// With a `clock`, the waits are sleeps on that clock, each counted from the moment the failed attempt
+    /// settled, and the next attempt is made where the clock's sleep resumes (a task); a test passes a
+    /// `TestClock` and advances it instead of waiting. Without one, the waits run on Dispatch's timers, and the
+    /// attempts on a global queue.
+    ///
+    /// - Precondition: `backoff` ≥ 1 and `jitter` in `0...1`.
     public static func retry(
         times: Int,
         delay: Duration = .zero,
+        backoff: Double = 1,
+        maxDelay: Duration? = nil,
+        jitter: Double = 0,
+        clock: (any Clock<Duration>)? = nil,
         callbackQueue: (any CallbackQueue)? = nil,
+        while shouldRetry: @escaping @Sendable (any Error) -> Bool = { _ in true },
         _ attempt: @escaping @Sendable () -> Response<Value>
     ) -> Response<Value> {
         // Linked from the start, before any attempt is pending (attempts that fail at once, then a delay): a
@@ -78,42 +136,54 @@ extension Response {
             callbackQueue: QueueReference(callbackQueue, or: .default),
             upstream: UpstreamGroup([])
         )
-        retrying.makeAttempt(retriesLeft: max(0, times), delay: delay, attempt)
+        let policy = RetryPolicy(
+            times: max(0, times),
+            delay: delay,
+            backoff: backoff,
+            maxDelay: maxDelay,
+            jitter: jitter,
+            clock: clock.map { ($0, retrying.makeClockTimerSlot()) },
+            shouldRetry: shouldRetry
+        )
+        retrying.makeAttempt(retry: 0, policy: policy, attempt)
         return retrying
     }
 
-    /// Makes attempts until one is pending, or until the outcome is decided. Attempts that settle at once are
-    /// decided in this loop, not by nested calls, so thousands of them do not grow the stack.
+    /// Makes attempts, starting with retry number `retry` (0: the first attempt), until one is pending or the
+    /// outcome is decided. Attempts that settle at once are decided in this loop, not by nested calls, so
+    /// thousands of them do not grow the stack.
     private func makeAttempt(
-        retriesLeft: Int,
-        delay: Duration,
+        retry: Int,
+        policy: RetryPolicy,
         _ attempt: @escaping @Sendable () -> Response<Value>
     ) {
-        var retriesLeft = retriesLeft
+        var retry = retry
         while !isDone {
             let current = attempt()
             switchUpstream(to: current)
             if let outcome = current.settledOutcome {
-                guard shouldRetry(outcome, retriesLeft: retriesLeft) else {
+                guard shouldRetry(outcome, retry: retry + 1, policy: policy) else {
                     settle(outcome, upstreamIsSettled: true)
                     return
                 }
-                retriesLeft -= 1
-                guard delay > .zero else { continue }
-                return retryLater(retriesLeft: retriesLeft, delay: delay, attempt)
+                retry += 1
+                let wait = policy.wait(beforeRetry: retry)
+                guard wait > .zero else { continue }
+                return retryLater(retry: retry, after: wait, policy: policy, attempt)
             }
-            let retriesLeft = retriesLeft
+            let retry = retry
             current.add(
                 Handler(
                     immediate: .result { [self] outcome in
-                        guard shouldRetry(outcome, retriesLeft: retriesLeft) else {
+                        guard shouldRetry(outcome, retry: retry + 1, policy: policy) else {
                             settle(outcome, upstreamIsSettled: true)
                             return
                         }
-                        guard delay > .zero else {
-                            return makeAttempt(retriesLeft: retriesLeft - 1, delay: delay, attempt)
+                        let wait = policy.wait(beforeRetry: retry + 1)
+                        guard wait > .zero else {
+                            return makeAttempt(retry: retry + 1, policy: policy, attempt)
                         }
-                        retryLater(retriesLeft: retriesLeft - 1, delay: delay, attempt)
+                        retryLater(retry: retry + 1, after: wait, policy: policy, attempt)
                     },
                     ownedBy: self
                 )
@@ -122,19 +192,28 @@ extension Response {
         }
     }
 
-    /// Whether an attempt's outcome calls for another attempt.
-    private func shouldRetry(_ outcome: Result<Value, any Error>, retriesLeft: Int) -> Bool {
-        guard case .failure(let error) = outcome else { return false }
-        return retriesLeft > 0 && !(error is CancellationError) && !isDone
+    /// Whether an attempt's outcome calls for retry number `retry`.
+    private func shouldRetry(_ outcome: Result<Value, any Error>, retry: Int, policy: RetryPolicy) -> Bool {
+        guard case .failure(let error) = outcome, retry <= policy.times, !(error is CancellationError), !isDone
+        else { return false }
+        return policy.shouldRetry(error)
     }
 
+    /// Makes retry number `retry` once `wait` has passed, counted from now.
     private func retryLater(
-        retriesLeft: Int,
-        delay: Duration,
+        retry: Int,
+        after wait: Duration,
+        policy: RetryPolicy,
         _ attempt: @escaping @Sendable () -> Response<Value>
     ) {
-        DispatchQueue.global().asyncAfter(deadline: .now() + delay.dispatchInterval) {
-            self.makeAttempt(retriesLeft: retriesLeft, delay: delay, attempt)
+        if let timed = policy.clock {
+            return timed.timers.start(on: timed.clock, after: wait) { [self] clockError in
+                guard let clockError else { return makeAttempt(retry: retry, policy: policy, attempt) }
+                settle(.failure(clockError), route: .elsewhere)
+            }
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + wait.dispatchInterval) {
+            self.makeAttempt(retry: retry, policy: policy, attempt)
         }
     }
 }

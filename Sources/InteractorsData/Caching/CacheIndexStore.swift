@@ -4,7 +4,7 @@ public import Interactors
 /// A data source that keeps, with its values, what a ``CacheRepository`` needs to tell the server's truth: the
 /// lists it stored, by ``CacheKeyQuery/cacheKey``, and when it stored each value and each list. Adopt it in a
 /// cache of your own so that a repository over it survives a restart with its lists and their ages;
-/// ``InMemoryDataSource`` and ``FileDataSource`` adopt it.
+/// ``InMemoryDataSource``, ``FileDataSource`` and InteractorsSQLite's `SQLiteDataSource` adopt it.
 ///
 /// A cache that does not adopt it still works: the repository then keeps the lists and times in memory, and
 /// they are gone with it.

@@ -37,8 +37,9 @@ public import Interactors
 /// ``serverUnavailable(_:)``. The cache's stand-in is valid or not, any age: stale beats nothing when offline.
 /// ``fetch(_:operation:)`` and ``fetchAll(_:operation:)`` say where an answer came from and when it was stored.
 ///
-/// With a cache that adopts ``CacheIndexStore`` (``InMemoryDataSource``, ``FileDataSource``), the lists and
-/// times are kept with the cache's values, so a new repository over the same file answers its last lists; with
+/// With a cache that adopts ``CacheIndexStore`` (``InMemoryDataSource``, ``FileDataSource``, InteractorsSQLite's
+/// `SQLiteDataSource`), the lists and times are kept with the cache's values, so a new repository over the same
+/// file answers its last lists; with
 /// another cache they are kept in memory. Writes go to the main source, then the cache; `.main` and `.cache`
 /// ask that one source as it is, without lists.
 public struct CacheRepository<Value: Identifiable & Sendable>: GetRepository, PutRepository, DeleteRepository

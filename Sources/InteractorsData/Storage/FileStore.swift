@@ -69,6 +69,7 @@ final class FileStore<Value: Codable & Identifiable & Sendable>: @unchecked Send
         let hasWrites = operations.contains { $0.isWrite }
         let target: URL
         let lock: FileLock?
+        let token: [UInt8]
         var collection: ValueCollection<Value>
         do {
             target = try FileLocation.resolve(url)
@@ -79,7 +80,8 @@ final class FileStore<Value: Codable & Identifiable & Sendable>: @unchecked Send
                 FileLocation.removeStaleTemporaryFiles(of: target)
                 isFirstBatch = false
             }
-            collection = try load(target, token: lock?.token() ?? [])
+            token = lock?.token() ?? []
+            collection = try load(target, token: token)
         } catch {
             for operation in operations { operation.fail(error) }
             return
@@ -100,6 +102,10 @@ final class FileStore<Value: Codable & Identifiable & Sendable>: @unchecked Send
                 for outcome in outcomes[firstWrite...] { outcome.fail(error) }
                 return
             }
+        } else {
+            // Nothing changed it (a write that fails changes nothing): the next batch may reuse it, still holding
+            // the lock, so nobody replaced the file meanwhile.
+            keep(collection, of: target, token: token)
         }
         withExtendedLifetime(lock) {}  // released here, after the file was replaced
         for outcome in outcomes { outcome.deliver() }
@@ -136,7 +142,12 @@ final class FileStore<Value: Codable & Identifiable & Sendable>: @unchecked Send
     private func save(_ collection: ValueCollection<Value>, to target: URL, lock: FileLock?) throws(DataError) {
         let data = try StoredCollection<Value>.encode(collection, for: target)
         try AtomicFile.write(data, to: target)
-        let token = lock?.replaceToken() ?? []
+        keep(collection, of: target, token: lock?.replaceToken() ?? [])
+    }
+
+    /// Keeps `collection`, as `target` holds it now, for the next batch: it is reused while the lock's token is
+    /// `token` and the file's identity what it is now.
+    private func keep(_ collection: ValueCollection<Value>, of target: URL, token: [UInt8]) {
         if let identity = try? FileIdentity(target) { cached = (target, identity, token, collection) }
     }
 

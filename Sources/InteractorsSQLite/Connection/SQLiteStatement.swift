@@ -54,6 +54,15 @@ final class SQLiteStatement {
         sqlite3_bind_double(handle, index, double)
     }
 
+    func bind(_ integer: Int, at index: Int32) {
+        sqlite3_bind_int64(handle, index, Int64(integer))
+    }
+
+    /// Binds text that is not a key: a table's name, a list's key.
+    func bind(_ text: String, at index: Int32) {
+        sqlite3_bind_text(handle, index, text, -1, copyBoundBytes)
+    }
+
     // MARK: Stepping
 
     /// Steps once: `true` with a row to read, `false` when done.
@@ -81,6 +90,20 @@ final class SQLiteStatement {
     func utf8Data(at column: Int32) -> Data {
         guard let bytes = sqlite3_column_text(handle, column) else { return Data() }
         return Data(bytes: bytes, count: Int(sqlite3_column_bytes(handle, column)))
+    }
+
+    func integer(at column: Int32) -> Int {
+        Int(sqlite3_column_int64(handle, column))
+    }
+
+    /// A column's number; nil if it is NULL (a time that is not known).
+    func double(at column: Int32) -> Double? {
+        sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : sqlite3_column_double(handle, column)
+    }
+
+    /// A column's bytes as text; nil if it is NULL (a value a list names that the table no longer holds).
+    func optionalUTF8Data(at column: Int32) -> Data? {
+        sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : utf8Data(at: column)
     }
 
     func key(at column: Int32) -> SQLiteKey {

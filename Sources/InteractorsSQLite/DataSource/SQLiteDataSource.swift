@@ -24,6 +24,8 @@ public import InteractorsData
 ///   writes still in progress.
 /// - A row that no longer decodes (the model changed) fails the read with `mappingFailed`,
 ///   naming the table and the id, or is skipped: see ``UndecodableRows``.
+/// - As a `CacheRepository`'s cache it keeps the repository's lists and stored-at times in the database, next to
+///   the values (`CacheIndexStore`), so an app restarted offline finds its last lists and their ages.
 public final class SQLiteDataSource<Value: Codable & Identifiable & Sendable>: GetDataSource, PutDataSource,
     DeleteDataSource
 where Value.ID: Codable & Sendable {
@@ -55,12 +57,34 @@ where Value.ID: Codable & Sendable {
 
     /// The one value `query` selects; `notFound` when there is none.
     public func get(_ query: any Query) -> Response<Value> {
-        database.read { [storage] connection throws(DataError) in try storage.get(query, on: connection) }
+        read(query) { [storage] values throws(DataError) in
+            guard let first = values.first else { throw .notFound(query, in: storage.sourceName) }
+            return first
+        }
     }
 
     /// Every value `query` selects, in storage order (`IdsQuery`: in the query's order).
     public func getAll(_ query: any Query) -> Response<[Value]> {
-        database.read { [storage] connection throws(DataError) in try storage.getAll(query, on: connection) }
+        read(query) { values throws(DataError) in values }
+    }
+
+    /// Reads the rows `query` selects, then decodes them once the connection is free again, and answers what
+    /// `answer` makes of the values.
+    private func read<T: Sendable>(
+        _ query: any Query,
+        _ answer: @escaping @Sendable ([Value]) throws(DataError) -> T
+    ) -> Response<T> {
+        let plan: SQLiteTable<Value>.Plan
+        do {
+            plan = try storage.plan(query)
+        } catch {
+            return Response(error: error)
+        }
+        return database.read { [storage] connection throws(DataError) in
+            try storage.sql.rows(plan.selection, on: connection)
+        } decode: { [storage] rows throws(DataError) in
+            try answer(storage.values(plan, from: rows))
+        }
     }
 
     // MARK: Writing
@@ -92,7 +116,7 @@ where Value.ID: Codable & Sendable {
     }
 
     /// Queues `body` on the database's writer; refused at once inside one of its write bodies.
-    private func write<T: Sendable>(
+    func write<T: Sendable>(
         _ operation: String,
         _ body: @escaping @Sendable (SQLiteTransaction, SQLiteDataSource) throws -> T
     ) -> Response<T> {

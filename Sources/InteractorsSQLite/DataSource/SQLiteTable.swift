@@ -38,17 +38,11 @@ struct SQLiteTable<Value: Codable & Identifiable & Sendable>: Sendable where Val
         throw .queryNotSupported(query, by: sourceName)
     }
 
-    private func key(_ id: Value.ID) throws(DataError) -> SQLiteKey {
+    func key(_ id: Value.ID) throws(DataError) -> SQLiteKey {
         try SQLiteKey(id, table: sql.name)
     }
 
-    // MARK: Reading
-
-    /// Every value `query` selects.
-    func getAll(_ query: any Query, on connection: SQLiteConnection) throws(DataError) -> [Value] {
-        let plan = try plan(query)
-        return try values(plan, from: sql.rows(plan.selection, on: connection))
-    }
+    // MARK: Decoding (off the connection that read the rows)
 
     /// The values of `rows` that `plan` keeps, decoded.
     func values(_ plan: Plan, from rows: [StoredRow]) throws(DataError) -> [Value] {
@@ -57,15 +51,15 @@ struct SQLiteTable<Value: Codable & Identifiable & Sendable>: Sendable where Val
         return decoded.filter(isIncluded)
     }
 
-    /// The first value `query` selects; `notFound` when there is none.
-    func get(_ query: any Query, on connection: SQLiteConnection) throws(DataError) -> Value {
-        guard let first = try getAll(query, on: connection).first else { throw .notFound(query, in: sourceName) }
-        return first
+    private func decode(_ rows: [StoredRow]) throws(DataError) -> [Value] {
+        try decodeEach(rows).compactMap { $0 }
     }
 
-    private func decode(_ rows: [StoredRow]) throws(DataError) -> [Value] {
+    /// Each row's value, in order; nil for a row left out because it does not decode (``UndecodableRows/skip``).
+    func decodeEach(_ rows: [StoredRow]) throws(DataError) -> [Value?] {
         let decoder = JSONDecoder()
-        var values: [Value] = []
+        if rows.count > 1, let values = Self.decodeTogether(rows, with: decoder) { return values }
+        var values: [Value?] = []
         values.reserveCapacity(rows.count)
         for row in rows {
             do {
@@ -77,8 +71,27 @@ struct SQLiteTable<Value: Codable & Identifiable & Sendable>: Sendable where Val
                     throw DataError(code: .mappingFailed, message: problem, underlying: error)
                 case .skip:
                     UndecodableRows.reportOnce(problem, error: error)
+                    values.append(nil)
                 }
             }
+        }
+        return values
+    }
+
+    /// The rows' values decoded in one pass, as one JSON array of the rows' texts: JSONDecoder's set-up is paid
+    /// once, not once per row. Nil if any row does not decode, or is not one JSON value (the array would not have
+    /// one element per row): the rows are then decoded one by one, which finds and reports the culprit.
+    private static func decodeTogether(_ rows: [StoredRow], with decoder: JSONDecoder) -> [Value?]? {
+        var array: [UInt8] = []
+        array.reserveCapacity(rows.reduce(1) { $0 + $1.json.count + 1 })
+        array.append(UInt8(ascii: "["))
+        for row in rows {
+            array.append(contentsOf: row.json)
+            array.append(UInt8(ascii: ","))
+        }
+        array[array.count - 1] = UInt8(ascii: "]")
+        guard let values = try? decoder.decode([Value].self, from: Data(array)), values.count == rows.count else {
+            return nil
         }
         return values
     }
@@ -86,8 +99,14 @@ struct SQLiteTable<Value: Codable & Identifiable & Sendable>: Sendable where Val
     // MARK: Writing (on the writer, inside a transaction)
 
     /// Stores `values` in order, each replacing the row with its id (and keeping that row's position). A value
-    /// that does not encode fails with `mappingFailed` before anything is written.
-    func put(_ values: [Value], on connection: SQLiteConnection) throws(DataError) {
+    /// that does not encode fails with `mappingFailed` before anything is written. Each value's time in the cache
+    /// index becomes `cacheTime` (nil, for a plain put: not stored by a repository).
+    func put(_ values: [Value], cacheTime: Date? = nil, on connection: SQLiteConnection) throws(DataError) {
+        try write(encode(values), cacheTime: cacheTime, on: connection)
+    }
+
+    /// The rows of `values`, encoded; `mappingFailed` for the first that does not encode.
+    func encode(_ values: [Value]) throws(DataError) -> [StoredRow] {
         let encoder = JSONEncoder()
         var rows: [StoredRow] = []
         rows.reserveCapacity(values.count)
@@ -103,12 +122,24 @@ struct SQLiteTable<Value: Codable & Identifiable & Sendable>: Sendable where Val
                 )
             }
         }
+        return rows
+    }
+
+    /// Stores `rows`, each with its time in the cache index (`cacheTime`, or none).
+    func write(_ rows: [StoredRow], cacheTime: Date?, on connection: SQLiteConnection) throws(DataError) {
         let storedAt = Date().timeIntervalSince1970
         for row in rows {
             try connection.withStatement(sql.upsert) { statement throws(DataError) in
                 statement.bind(row.key, at: 1)
                 statement.bind(utf8: row.json, at: 2)
                 statement.bind(storedAt, at: 3)
+                try statement.run()
+            }
+            try connection.withStatement(cacheTime == nil ? CacheIndexSQL.forgetTime : CacheIndexSQL.setTime) {
+                statement throws(DataError) in
+                statement.bind(sql.name, at: 1)
+                statement.bind(row.key, at: 2)
+                if let cacheTime { statement.bind(cacheTime.timeIntervalSince1970, at: 3) }
                 try statement.run()
             }
         }
@@ -125,7 +156,7 @@ struct SQLiteTable<Value: Codable & Identifiable & Sendable>: Sendable where Val
         let plan = try plan(query)
         switch (plan.selection, plan.isIncluded) {
         case (.all, nil):
-            try connection.withStatement(sql.deleteEverything) { statement throws(DataError) in try statement.run() }
+            try deleteEverything(on: connection)
         case (.keys(let keys), _):
             try delete(keys, on: connection)
         case (.all, .some):
@@ -136,10 +167,29 @@ struct SQLiteTable<Value: Codable & Identifiable & Sendable>: Sendable where Val
         }
     }
 
-    private func delete(_ keys: [SQLiteKey], on connection: SQLiteConnection) throws(DataError) {
+    /// Deletes the rows of `keys`, their times, and their places in every list.
+    func delete(_ keys: [SQLiteKey], on connection: SQLiteConnection) throws(DataError) {
         for key in keys {
             try connection.withStatement(sql.deleteOne) { statement throws(DataError) in
                 statement.bind(key, at: 1)
+                try statement.run()
+            }
+            for forget in [CacheIndexSQL.forgetTime, CacheIndexSQL.leaveLists] {
+                try connection.withStatement(forget) { statement throws(DataError) in
+                    statement.bind(sql.name, at: 1)
+                    statement.bind(key, at: 2)
+                    try statement.run()
+                }
+            }
+        }
+    }
+
+    /// Deletes every row, every time and every list.
+    func deleteEverything(on connection: SQLiteConnection) throws(DataError) {
+        try connection.withStatement(sql.deleteEverything) { statement throws(DataError) in try statement.run() }
+        for forget in [CacheIndexSQL.forgetAllTimes, CacheIndexSQL.dropAllLists, CacheIndexSQL.dropAllListItems] {
+            try connection.withStatement(forget) { statement throws(DataError) in
+                statement.bind(sql.name, at: 1)
                 try statement.run()
             }
         }

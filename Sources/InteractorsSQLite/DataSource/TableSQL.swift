@@ -19,12 +19,17 @@ import InteractorsData
 struct TableSQL: Sendable {
     /// The table's name as the app gave it.
     let name: String
+    /// The name as SQLite compares table names, ASCII letters without case ("Notes" and "notes" are one table):
+    /// what the observers of a table are kept by.
+    let identity: String
     let create: String
     let upsert: String
     let selectAll: String
     let selectOne: String
     let deleteOne: String
     let deleteEverything: String
+    /// The statements of the cache index that name this table.
+    let cacheIndex: CacheIndexSQL
 
     /// The columns every source's table has (it may have more).
     static let columns = ["position", "id", "value", "stored_at"]
@@ -41,6 +46,10 @@ struct TableSQL: Sendable {
         }
         let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         self.name = name
+        self.identity = String(
+            decoding: name.utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 },
+            as: UTF8.self
+        )
         self.create = """
             CREATE TABLE IF NOT EXISTS \(quoted) (position INTEGER PRIMARY KEY, id BLOB NOT NULL UNIQUE, \
             value TEXT NOT NULL, stored_at REAL NOT NULL)
@@ -53,6 +62,7 @@ struct TableSQL: Sendable {
         self.selectOne = "SELECT id, value FROM \(quoted) WHERE id = ?1"
         self.deleteOne = "DELETE FROM \(quoted) WHERE id = ?1"
         self.deleteEverything = "DELETE FROM \(quoted)"
+        self.cacheIndex = CacheIndexSQL(table: quoted)
     }
 
     // MARK: Reading rows
@@ -93,21 +103,37 @@ struct TableSQL: Sendable {
 
     // MARK: Creating
 
-    /// Creates the table if it is missing, and checks that an existing one is a source's table.
+    /// Creates the table and the cache index's tables if they are missing, and checks that existing ones are
+    /// tables this library keeps.
     func create(on connection: SQLiteConnection) throws(DataError) {
         try connection.execute(create)
+        try connection.execute(CacheIndexSQL.create)
+        try Self.check(name, has: Self.columns, on: connection)
+        for (table, columns) in CacheIndexSQL.tables.sorted(by: { $0.key < $1.key }) {
+            try Self.check(table, has: columns, on: connection)
+        }
+    }
+
+    /// Fails with `corruptStore` unless `table` has `columns` (columns a later version adds, with `ALTER TABLE …
+    /// ADD COLUMN`, do not make it another program's table).
+    private static func check(
+        _ table: String,
+        has columns: [String],
+        on connection: SQLiteConnection
+    )
+        throws(DataError)
+    {
         let found = try connection.withStatement("SELECT name FROM pragma_table_info(?1)") {
             statement throws(DataError) in
-            statement.bind(.text(name), at: 1)
+            statement.bind(table, at: 1)
             var names: [String] = []
             while try statement.step() { names.append(statement.text(at: 0)) }
             return names
         }
-        // Columns a later version adds (`ALTER TABLE … ADD COLUMN`) do not make it another program's table.
-        guard Set(found).isSuperset(of: Self.columns) else {
+        guard Set(found).isSuperset(of: columns) else {
             throw DataError(
                 code: .corruptStore,
-                message: "table \(name) in \(connection.location) is not a table SQLiteDataSource keeps (its columns "
+                message: "table \(table) in \(connection.location) is not a table SQLiteDataSource keeps (its columns "
                     + "are \(found.joined(separator: ", "))); it was left as it is"
             )
         }

@@ -118,4 +118,19 @@ public final class SQLiteDatabase: Sendable {
         let writer = self.writer
         return Response(on: writer) { try body(writer.connection) }
     }
+
+    /// Reads with `body`, as ``read(_:)``, then runs `decode` on what it read once the connection is free again:
+    /// decoding values holds no connection (in memory: not the writer).
+    func read<Rows: Sendable, T: Sendable>(
+        _ body: @escaping @Sendable (SQLiteConnection) throws(DataError) -> Rows,
+        decode: @escaping @Sendable (Rows) throws(DataError) -> T
+    ) -> Response<T> {
+        if let readers {
+            return Response(on: DispatchQueue.global()) { try decode(try readers.read(body)) }
+        }
+        let writer = self.writer
+        return Response(on: writer) { try body(writer.connection) }.flatMap { rows in
+            Response(on: DispatchQueue.global()) { try decode(rows) }
+        }
+    }
 }

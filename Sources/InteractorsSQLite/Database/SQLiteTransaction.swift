@@ -15,7 +15,7 @@ public import InteractorsData
 /// body is rolled back and its response fails with that write's error, even if the body caught it.
 public final class SQLiteTransaction {
     let writer: SQLiteWriter
-    /// The tables this write changed, to tell their observers after the commit.
+    /// The tables this write changed (their ``TableSQL/identity``), to tell their observers after the commit.
     private(set) var changedTables: Set<String> = []
     /// The first write that failed: the body is rolled back even if it caught the error.
     private(set) var firstFailure: DataError?
@@ -52,6 +52,11 @@ public final class SQLiteTransaction {
         try perform(on: source) { table, connection throws(DataError) in try table.deleteAll(query, on: connection) }
     }
 
+    /// Applies a cache repository's `change` to `source`'s table and the cache index.
+    func applyCacheChange<Value>(_ change: CacheChange<Value>, in source: SQLiteDataSource<Value>) throws(DataError) {
+        try perform(on: source) { table, connection throws(DataError) in try table.apply(change, on: connection) }
+    }
+
     private func perform<Value>(
         on source: SQLiteDataSource<Value>,
         _ write: (SQLiteTable<Value>, SQLiteConnection) throws(DataError) -> Void
@@ -68,7 +73,7 @@ public final class SQLiteTransaction {
         }
         do {
             try write(source.storage, writer.connection)
-            changedTables.insert(source.table)
+            changedTables.insert(source.storage.sql.identity)
         } catch {
             if firstFailure == nil { firstFailure = error }
             throw error

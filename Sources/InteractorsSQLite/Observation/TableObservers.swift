@@ -29,7 +29,7 @@ struct ObserverUpdate {
     }
 }
 
-/// The observers of a database's tables, by table name, in the order they were added.
+/// The observers of a database's tables, by table (``TableSQL/identity``), in the order they were added.
 ///
 /// Added and read on the writer, so that an observer's first rows and every later change are read in commit
 /// order; removed from any thread.
@@ -37,33 +37,33 @@ final class TableObservers: Sendable {
     private let byTable = LockedBox([String: [TableObserver]]())
 
     func add(_ observer: TableObserver) {
-        byTable.withLock { $0[observer.table.name, default: []].append(observer) }
+        byTable.withLock { $0[observer.table.identity, default: []].append(observer) }
     }
 
     func remove(_ observer: TableObserver) {
         let removed: [TableObserver]? = byTable.withLock { byTable in
-            let observers = byTable[observer.table.name]
-            byTable[observer.table.name]?.removeAll { $0 === observer }
-            if byTable[observer.table.name]?.isEmpty == true { byTable[observer.table.name] = nil }
+            let observers = byTable[observer.table.identity]
+            byTable[observer.table.identity]?.removeAll { $0 === observer }
+            if byTable[observer.table.identity]?.isEmpty == true { byTable[observer.table.identity] = nil }
             return observers
         }
         // Released here, outside the lock: releasing an observer may release the app's closure and what it holds.
         withExtendedLifetime(removed) {}
     }
 
-    /// What each observer of `tables` reads now, on the writer's connection right after a commit (before the
-    /// next transaction can begin, so in commit order). Observers that select the same rows of a table share one
-    /// read.
+    /// What each observer of `tables` (their identities) reads now, on the writer's connection right after a
+    /// commit (before the next transaction can begin, so in commit order). Observers that select the same rows of
+    /// a table share one read.
     func updates(afterChanging tables: Set<String>, on connection: SQLiteConnection) -> [ObserverUpdate] {
         let observers = byTable.withLock { byTable in tables.flatMap { byTable[$0] ?? [] } }
         var reads: [String: [RowSelection: Result<[StoredRow], DataError>]] = [:]
         return observers.map { observer in
             let table = observer.table
-            if let rows = reads[table.name]?[observer.selection] {
+            if let rows = reads[table.identity]?[observer.selection] {
                 return ObserverUpdate(observer: observer, rows: rows)
             }
             let rows = Result { () throws(DataError) in try table.rows(observer.selection, on: connection) }
-            reads[table.name, default: [:]][observer.selection] = rows
+            reads[table.identity, default: [:]][observer.selection] = rows
             return ObserverUpdate(observer: observer, rows: rows)
         }
     }

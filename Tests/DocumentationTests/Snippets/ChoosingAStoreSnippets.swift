@@ -5,7 +5,8 @@ import InteractorsSQLite
 import Testing
 
 // The code blocks of Sources/InteractorsData/InteractorsData.docc/ChoosingAStore.md: the cache swap is compiled
-// (it names a server the tests do not reach), the settings run on a defaults domain of their own.
+// (it names a server the tests do not reach), the offline restart runs against a port nothing listens on, the
+// settings run on a defaults domain of their own.
 
 @Suite private struct ChoosingAStoreSnippets {
     struct Note: Codable, Identifiable, Sendable {
@@ -28,6 +29,37 @@ import Testing
         )
 
         _ = notes
+    }
+
+    @Test func anAppStartedAgainOfflineAnswersItsLastListWithItsAge() throws {
+        let appSupport = FileManager.default.temporaryDirectory.appendingPathComponent("snippets-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: appSupport) }
+        try storeAList(in: appSupport)
+        // Nothing listens on port 1: every request fails at once with a URLError, as without network.
+        let client = HTTPClient(baseURL: URL(string: "http://127.0.0.1:1")!)
+        let database = try SQLiteDatabase(fileURL: appSupport.appendingPathComponent("app.sqlite"))
+        let notes = CacheRepository(
+            main: RESTDataSource<Note>(client: client, path: "notes"),
+            cache: try SQLiteDataSource<Note>(database: database, table: "notes")
+        )
+
+        let last = try notes.fetchAll(AllObjectsQuery(), operation: .mainSync).get()
+        if case .cacheAfterFailure = last.origin, let storedAt = last.storedAt {
+            print("offline: \(last.value.count) notes, last updated \(storedAt)")
+        }
+
+        #expect(last.value.map(\.id) == ["n1", "n2"])
+        #expect({ if case .cacheAfterFailure(let error) = last.origin { error is URLError } else { false } }())
+        #expect(last.storedAt != nil)
+    }
+
+    /// The app's last run: the server's list, stored in the database at `appSupport`.
+    func storeAList(in appSupport: URL) throws {
+        let server = InMemoryDataSource<Note>()
+        _ = try server.putAll([Note(id: "n1", text: "Buy milk"), Note(id: "n2", text: "Call Ada")]).get()
+        let database = try SQLiteDatabase(fileURL: appSupport.appendingPathComponent("app.sqlite"))
+        let cache = try SQLiteDataSource<Note>(database: database, table: "notes")
+        _ = try CacheRepository(main: server, cache: cache).getAll(AllObjectsQuery()).get()
     }
 
     /// Compiled, not run: its handler runs on the main queue, which a Linux test process does not service.

@@ -84,6 +84,28 @@ private struct ComposingResponsesSnippets {
         _ = (user, later, feed)
     }
 
+    struct AuthError: Error {}
+
+    func retryPolicy() {
+        let feed = Response.retry(
+            times: 4,
+            delay: .milliseconds(200),
+            backoff: 2,  // 200 ms, 400 ms, 800 ms, then 1 s: the cap
+            maxDelay: .seconds(1),
+            jitter: 0.2,  // each wait between 80% and 120% of that, drawn afresh
+            while: { error in !(error is AuthError) }  // asking again does not renew a session
+        ) { api.feed() }
+
+        _ = feed
+    }
+
+    func clocks(clock: any Clock<Duration>) {
+        let user = api.user(id).timeout(after: .seconds(2), clock: clock)
+        let feed = Response.retry(times: 3, delay: .milliseconds(200), clock: clock) { api.feed() }
+
+        _ = (user, feed)
+    }
+
     // MARK: Cancellation flows down
 
     func cancellation() {

@@ -131,6 +131,16 @@ import FoundationNetworking
 
         let profile = try await client.send(.get("me", as: Profile.self)).value  // any endpoint, not only collections
 
+        // Retry what the server could not answer
+        let fresh = Response.retry(
+            times: 4,
+            delay: .milliseconds(200),
+            backoff: 2,
+            maxDelay: .seconds(5),
+            jitter: 0.2,
+            while: CacheRepository<Note>.serverUnavailable  // transport errors, a fired timeout, 5xx, 408, 429
+        ) { remote.getAll(AllObjectsQuery()).timeout(after: .seconds(10)) }
+
         // Combine a server and a cache
         let notes = CacheRepository(main: remote, cache: cache, isValid: { $0.fetchedAt > .now - 3600 })
 
@@ -149,7 +159,7 @@ import FoundationNetworking
         getNotes.execute().onCompletion(on: .main) { notes in show(notes) }
         let saved = try await saveNote.execute(note).value
 
-        _ = (profile, notes, saved)
+        _ = (profile, fresh, notes, saved)
     }
 
     // MARK: Work offline first, authenticate: compiled (they talk to api.example.com)

@@ -5,7 +5,7 @@ import InteractorsSQLite
 import Testing
 
 // The code blocks of Sources/InteractorsSQLite/InteractorsSQLite.docc, run for real on a database file in a
-// temporary directory.
+// temporary directory (the cache's main source at an address nothing listens on: it is not asked).
 
 @Suite private struct InteractorsSQLiteSnippets {
     struct Note: Codable, Identifiable, Sendable, Equatable {
@@ -42,6 +42,31 @@ import Testing
 
         #expect(try inbox.getAll(AllObjectsQuery()).get().isEmpty)
         #expect(try archive.getAll(AllObjectsQuery()).get() == [note])
+    }
+
+    @Test func aCacheAnswersTheLastRunsListWithItsAge() throws {
+        let appSupport = FileManager.default.temporaryDirectory.appendingPathComponent("snippets-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: appSupport) }
+        let server = InMemoryDataSource<Note>()
+        _ = try server.put(Note(id: "n1", text: "Buy milk")).get()
+        do {  // the last run
+            let database = try SQLiteDatabase(fileURL: appSupport.appendingPathComponent("app.sqlite"))
+            let cache = try SQLiteDataSource<Note>(database: database, table: "notes")
+            _ = try CacheRepository(main: server, cache: cache).getAll(AllObjectsQuery()).get()
+        }
+        // Not asked: the list is answered from the database.
+        let client = HTTPClient(baseURL: URL(string: "http://127.0.0.1:1")!)
+
+        let database = try SQLiteDatabase(fileURL: appSupport.appendingPathComponent("app.sqlite"))
+        let notes = CacheRepository(
+            main: RESTDataSource<Note>(client: client, path: "notes"),
+            cache: try SQLiteDataSource<Note>(database: database, table: "notes")
+        )
+        let fetched = try notes.fetchAll(AllObjectsQuery()).get()  // the last run's list: no request
+        if let storedAt = fetched.storedAt { print("\(fetched.value.count) notes, stored at \(storedAt)") }
+
+        #expect(fetched.value.map(\.id) == ["n1"])
+        #expect({ if case .cache = fetched.origin { true } else { false } }())
     }
 
     /// Compiled, not run: its handler runs on the main queue, which a Linux test process does not service.

@@ -200,4 +200,55 @@ import Testing
 
         #expect(try await screen.states(count: 3, timeout: .seconds(5)) == [.idle, .loading, .signedIn("ada")])
     }
+
+    // MARK: Control time with a test clock
+
+    @Test func theProfileGivesUpAfterThirtySeconds() async throws {
+        let clock = TestClock()
+        let profiles = InteractorSpy<ProfileRequest, Profile>()  // leaves the call pending
+        let probe = ResponseProbe(
+            profiles.execute(ProfileRequest(userID: 7)).timeout(after: .seconds(30), clock: clock)
+        )
+
+        await clock.advance(by: .seconds(29))
+        #expect(!probe.isDone)
+        await clock.advance(by: .seconds(1))
+        #expect(try await probe.error(timeout: .seconds(60)) as? ResponseError == .timedOut)
+    }
+
+    struct Feed: Sendable { let posts: Int }
+    enum FeedError: Error { case unavailable }
+
+    struct FeedRequest: InteractorRequest {
+        typealias Output = Feed
+    }
+
+    struct RefreshFeed {
+        let executor: InteractorExecutor
+        var clock: (any Clock<Duration>)? = nil  // the library's timers in the app, a TestClock in tests
+
+        func callAsFunction() -> Response<Feed> {
+            Response.retry(times: 4, delay: .seconds(1), backoff: 2, clock: clock) { executor.execute(FeedRequest()) }
+        }
+    }
+
+    @Test func theFeedIsTriedAgainAfterOneTwoFourAndEightSeconds() async throws {
+        let feed = InteractorSpy<FeedRequest, Feed>()
+        let executor = InteractorExecutor()
+        executor.register(feed)
+        let clock = TestClock()
+        let refreshed = ResponseProbe(RefreshFeed(executor: executor, clock: clock)())
+
+        for (retry, wait) in [1, 2, 4, 8].enumerated() {
+            _ = try await feed.requests(count: retry + 1, timeout: .seconds(60))
+            feed.settleNext(withError: FeedError.unavailable)
+            let next = try await clock.deadlines(count: retry + 1, timeout: .seconds(60))[retry]  // the wait began
+            #expect(clock.now.duration(to: next) == .seconds(wait))
+            await clock.advance(to: next)
+        }
+        _ = try await feed.requests(count: 5, timeout: .seconds(60))
+        feed.settleNext(with: Feed(posts: 3))
+        #expect(try await refreshed.value(timeout: .seconds(60)).posts == 3)
+        #expect(clock.now.offset == .seconds(15))
+    }
 }

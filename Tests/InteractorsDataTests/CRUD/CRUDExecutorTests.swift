@@ -1,3 +1,4 @@
+import DataTestSupport
 import Dispatch
 import Interactors
 import InteractorsData

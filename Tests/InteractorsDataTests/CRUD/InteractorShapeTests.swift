@@ -1,3 +1,4 @@
+import DataTestSupport
 import Interactors
 import InteractorsData
 import Testing

@@ -17,8 +17,8 @@ Routes (collections live in memory):
   DELETE /<collection>             empties the collection; 204
   *      /gone[/...]               answers 404 to every method
   GET    /malformed                answers 200 with a truncated JSON body
-  GET    /slow                     prints "slow started", then waits for the client to hang up and prints
-                                   "slow closed" (or answers after 30 s)
+  GET    /slow[?seconds=<n>]       prints "slow started", then waits for the client to hang up and prints
+                                   "slow closed" (or answers after n seconds, 30 by default)
   *      /echo[/...]               answers 200 with the request as JSON: method, path, query, headers, body
   *      /status/<code>            (every method) answers <code> with the body "server says <code>" and a
                                    "Retry-After: 7" header
@@ -173,7 +173,8 @@ class Handler(BaseHTTPRequestHandler):
     def slow(self):
         say("slow started")
         connection = self.connection
-        for _ in range(600):
+        seconds = float(dict(parse_qsl(urlsplit(self.path).query)).get("seconds", "30"))
+        for _ in range(int(seconds * 20)):
             readable, _, _ = select.select([connection], [], [], 0.05)
             if readable:
                 try:

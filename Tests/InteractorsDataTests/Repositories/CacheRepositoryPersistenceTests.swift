@@ -1,24 +1,30 @@
+import DataTestSupport
 import Foundation
 import Interactors
 import InteractorsData
 import Testing
 
 /// The repository's lists and times live with the cache: a new repository over a new source on the same file
-/// answers its last lists, online or offline, with their times.
+/// answers its last lists, online or offline, with their times. The file kinds are a `FileDataSource` and a
+/// `SQLiteDataSource` on a database file (reopened through a new `SQLiteDatabase`, as a restarted app does).
 @Suite struct CacheRepositoryPersistenceTests {
     let main = RecordingSource("main")
 
-    @Test func aNewRepositoryOverTheSameFileAnswersItsLastListsWithTheirTimes() throws {
+    @Test(arguments: CacheStoreKind.persistent)
+    func aNewRepositoryOverTheSameFileAnswersItsLastListsWithTheirTimes(kind: CacheStoreKind) throws {
         let directory = try TemporaryDirectory()
-        let url = directory.file("books.json")
         try main.seed(ada, grace, alan)
-        let first = CacheRepository(main: main, cache: FileDataSource<Note>(fileURL: url))
-        _ = try first.getAll(AllObjectsQuery()).get()
-        _ = try first.getAll(IdsQuery(["alan", "ada"])).get()
-        let storedAt = try #require(try first.fetchAll(AllObjectsQuery()).get().storedAt)
+        let storedAt: Date
+        do {
+            let first = CacheRepository(main: main, cache: try kind.open(in: directory))
+            _ = try first.getAll(AllObjectsQuery()).get()
+            _ = try first.getAll(IdsQuery(["alan", "ada"])).get()
+            storedAt = try #require(try first.fetchAll(AllObjectsQuery()).get().storedAt)
+        }
+        // The app quits here: its store (and, for SQLite, its database) is released.
 
         // Restarted, online: no request.
-        let restarted = CacheRepository(main: main, cache: FileDataSource<Note>(fileURL: url))
+        let restarted = CacheRepository(main: main, cache: try kind.open(in: directory))
         let list = try restarted.fetchAll(AllObjectsQuery()).get()
         #expect(list.value == [ada, grace, alan])
         #expect(list.storedAt.map { abs($0.timeIntervalSince(storedAt)) < 0.001 } == true)
@@ -27,7 +33,7 @@ import Testing
 
         // Restarted, offline, with an age limit long past.
         main.isOffline = true
-        let offline = CacheRepository(main: main, cache: FileDataSource<Note>(fileURL: url), maxAge: .zero)
+        let offline = CacheRepository(main: main, cache: try kind.open(in: directory), maxAge: .zero)
         let fallback = try offline.fetchAll(AllObjectsQuery()).get()
         #expect(fallback.value == [ada, grace, alan])
         #expect(fallback.storedAt.map { abs($0.timeIntervalSince(storedAt)) < 0.001 } == true)
@@ -49,11 +55,12 @@ import Testing
         #expect(json.contains(#""version":1"#))
     }
 
-    @Test func anInMemoryCacheKeepsTheIndexForEveryRepositoryOverIt() throws {
-        let cache = InMemoryDataSource<Note>()
+    @Test(arguments: CacheStoreKind.inMemoryKinds)
+    func anInMemoryCacheKeepsTheIndexForEveryRepositoryOverIt(kind: CacheStoreKind) throws {
+        let cache = try kind.make()
         try main.seed(ada)
-        _ = try CacheRepository(main: main, cache: cache).getAll(AllObjectsQuery()).get()
-        #expect(try CacheRepository(main: main, cache: cache).getAll(AllObjectsQuery()).get() == [ada])
+        _ = try CacheRepository(main: main, cache: cache.source).getAll(AllObjectsQuery()).get()
+        #expect(try CacheRepository(main: main, cache: cache.source).getAll(AllObjectsQuery()).get() == [ada])
         #expect(main.calls == ["getAll"])
     }
 

@@ -1,3 +1,4 @@
+import DataTestSupport
 import Foundation
 import Interactors
 import InteractorsData

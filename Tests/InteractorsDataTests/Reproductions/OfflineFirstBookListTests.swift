@@ -1,5 +1,6 @@
 // Foundation's Process, which these need, exists on macOS and Linux only (not on iOS, tvOS, watchOS, visionOS).
 #if os(macOS) || os(Linux)
+import DataTestSupport
 import Foundation
 import Interactors
 import InteractorsData

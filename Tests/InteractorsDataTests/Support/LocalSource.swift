@@ -1,3 +1,4 @@
+import DataTestSupport
 import Foundation
 import Interactors
 import InteractorsData
@@ -35,7 +36,3 @@ struct LocalSource {
         _ = try source.putAll(notes).get()
     }
 }
-
-let ada = Note(id: "ada", text: "Analytical engine")
-let grace = Note(id: "grace", text: "Compilers")
-let alan = Note(id: "alan", text: "Computability")

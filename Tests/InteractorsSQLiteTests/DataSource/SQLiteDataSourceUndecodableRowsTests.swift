@@ -1,3 +1,4 @@
+import DataTestSupport
 import Foundation
 import Interactors
 import InteractorsData
@@ -55,6 +56,25 @@ import Testing
         let skipping = try database.source("notes", of: PrioritisedNote.self, undecodableRows: .skip)
         try skipping.deleteAll(FilterQuery<PrioritisedNote> { _ in true }).get()
         #expect(try database.source("notes").getAll(AllObjectsQuery()).get() == [ada, grace])
+    }
+
+    @Test func aRowThatIsNotOneJSONValueIsNamedAloneAndTheOthersStillRead() throws {
+        let database = try DatabaseKind.file.make()
+        _ = try database.notes([ada, grace, alan])
+        // Another program left two notes, or nothing, where one note belongs: read together, the rows' texts must
+        // still be told apart, and the culprit named.
+        let raw = RawSQLite(try #require(database.database.fileURL))
+        let two = #"{"id":"grace","text":"a","revision":0},{"id":"grace","text":"b","revision":0}"#
+        #expect(raw.execute("UPDATE notes SET value = '\(two)' WHERE id = 'grace'") == 0)
+        let failing = try database.source()
+        let error = try #require(failing.getAll(AllObjectsQuery()).dataError)
+        #expect(error.code == .mappingFailed)
+        #expect(error.message.contains("row grace of"))
+        let skipping = try database.source(undecodableRows: .skip)
+        #expect(try skipping.getAll(AllObjectsQuery()).get() == [ada, alan])
+        #expect(raw.execute("UPDATE notes SET value = '' WHERE id = 'grace'") == 0)
+        #expect(try skipping.getAll(AllObjectsQuery()).get() == [ada, alan])
+        #expect(failing.getAll(IdsQuery(["alan", "grace"])).dataError?.message.contains("row grace of") == true)
     }
 
     #if compiler(>=6.2) && (os(macOS) || os(Linux))

@@ -1,3 +1,4 @@
+import DataTestSupport
 import Dispatch
 import Foundation
 import Interactors
@@ -88,7 +89,7 @@ import Testing
         let database = try kind.make()
         let notes = try database.notes([ada, grace])
         let archive = try database.source("archive")
-        let sameTable = try database.source("notes")
+        let sameTable = try database.source("Notes")  // SQLite's table names ignore ASCII case
         let one = Heard<Note>()
         let pinned = Heard<Note>()
         let observations = [

@@ -1,3 +1,4 @@
+import DataTestSupport
 import Foundation
 
 #if canImport(SQLite3)

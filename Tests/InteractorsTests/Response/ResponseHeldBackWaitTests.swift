@@ -99,7 +99,7 @@ import Testing
     }
 }
 
-/// A caller blocked, in a job on a queue, on a response it makes there; the test cancels the response to end the
+/// A caller blocked, holding a queue, on a response it makes there; the test cancels the response to end the
 /// wait, and collects how it ended.
 private struct BackgroundWait: Sendable {
     private let done = Gate()
@@ -114,14 +114,18 @@ private struct BackgroundWait: Sendable {
         _ make: @escaping @Sendable () -> Response<Value>
     ) {
         let (done, cancel, error, made) = (done, cancel, error, made)
-        queue.async {
-            let block = {
-                let waited = make()
-                cancel.value = { waited.cancel() }
-                made.open()
-                error.value = waited.error
+        // `sync` from a thread of its own holds `queue` as a job on it would, without a thread of Dispatch's pool:
+        // other tests may keep the pool busy for seconds, and this wait lasts until the report.
+        PlatformThread.detach {
+            queue.sync {
+                let block = {
+                    let waited = make()
+                    cancel.value = { waited.cancel() }
+                    made.open()
+                    error.value = waited.error
+                }
+                if let inner { inner.sync(execute: block) } else { block() }
             }
-            if let inner { inner.sync(execute: block) } else { block() }
             done.open()
         }
     }

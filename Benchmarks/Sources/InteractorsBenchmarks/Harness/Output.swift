@@ -97,7 +97,8 @@ struct Report {
         )
         lines += sideTable(
             .stores,
-            caption: "Stores: one run, each store holding the row's number of values (`StoreNote`, about 150 bytes of JSON).",
+            caption: "Stores: one run, each store holding the row's number of values (`StoreNote`, about 150 bytes "
+                + "of JSON).",
             columns: Library.storeColumns,
             ours: .sqliteStore,
             against: [.rawSQLite, .fileStore]

@@ -1,17 +1,17 @@
 // Foundation's Process, which these need, exists on macOS and Linux only (not on iOS, tvOS, watchOS, visionOS).
 #if os(macOS) || os(Linux)
 import Dispatch
-import Foundation
+package import Foundation
 import Interactors
 
-/// A child process whose standard output the test reads line by line: the REST fixture server and the file
-/// store fixture.
+/// A child process whose standard output the test reads line by line: the REST fixture server and the store
+/// fixtures.
 ///
 /// Stopping closes its standard input (the fixtures exit when it closes) and then, if needed, sends SIGKILL: a
 /// child started from a Dispatch thread can have SIGTERM blocked. Waits are bounded by guard timeouts; a passing
 /// test never reaches them.
-final class ChildProcess: Sendable {
-    let process = Process()
+package final class ChildProcess: Sendable {
+    package let process = Process()
     private let input = Pipe()
     private let lines = LockedBox((lines: [String](), closed: false))
     private let lineArrived = DispatchSemaphore(value: 0)
@@ -19,7 +19,7 @@ final class ChildProcess: Sendable {
     private let errors = LockedBox("")
     private let errorsClosed = DispatchSemaphore(value: 0)
 
-    init(executable: URL, arguments: [String]) throws {
+    package init(executable: URL, arguments: [String]) throws {
         process.executableURL = executable
         process.arguments = arguments
         let output = Pipe(), errorOutput = Pipe()
@@ -52,19 +52,19 @@ final class ChildProcess: Sendable {
     }
 
     /// Every line printed so far.
-    var output: [String] { lines.withLock { $0.lines } }
+    package var output: [String] { lines.withLock { $0.lines } }
 
     /// What the child printed on standard error (complete once it has exited).
-    var errorOutput: String { errors.withLock { $0 } }
+    package var errorOutput: String { errors.withLock { $0 } }
 
     /// Waits for the child's standard error to close (it has exited) and answers everything printed there.
-    func completeErrorOutput(guardSeconds: Double = 30) -> String {
+    package func completeErrorOutput(guardSeconds: Double = 30) -> String {
         if errorsClosed.wait(timeout: .now() + guardSeconds) == .success { errorsClosed.signal() }
         return errorOutput
     }
 
     /// Waits for a line that `matches`; returns it, or nil if the guard ran out or the output closed first.
-    func waitForLine(guardSeconds: Double = 30, where matches: (String) -> Bool) -> String? {
+    package func waitForLine(guardSeconds: Double = 30, where matches: (String) -> Bool) -> String? {
         let deadline = DispatchTime.now() + guardSeconds
         var seen = 0
         while true {
@@ -77,20 +77,20 @@ final class ChildProcess: Sendable {
     }
 
     /// Waits for the child to exit by itself; false if the guard ran out.
-    func waitForExit(guardSeconds: Double = 30) -> Bool {
+    package func waitForExit(guardSeconds: Double = 30) -> Bool {
         guard exited.wait(timeout: .now() + guardSeconds) == .success else { return false }
         exited.signal()  // so that later waits, a second stop() among them, return at once too
         return true
     }
 
     /// Kills the child at once (SIGKILL) and waits for it.
-    func kill() {
+    package func kill() {
         if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
         _ = waitForExit()
     }
 
     /// Closes the child's standard input, its cue to exit, and kills it if it has not exited within the guard.
-    func stop() {
+    package func stop() {
         try? input.fileHandleForWriting.close()
         if !waitForExit(guardSeconds: 10) { kill() }
     }

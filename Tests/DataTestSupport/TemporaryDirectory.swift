@@ -1,12 +1,12 @@
-import Foundation
+package import Foundation
 
 /// A fresh directory under the system's temporary directory, removed when the test drops it.
-final class TemporaryDirectory: Sendable {
-    let url: URL
+package final class TemporaryDirectory: Sendable {
+    package let url: URL
 
-    init() throws {
+    package init() throws {
         url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("InteractorsDataTests-\(UUID().uuidString)", isDirectory: true)
+            .appendingPathComponent("InteractorsTests-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
@@ -14,12 +14,12 @@ final class TemporaryDirectory: Sendable {
         try? FileManager.default.removeItem(at: url)
     }
 
-    func file(_ name: String) -> URL {
+    package func file(_ name: String) -> URL {
         url.appendingPathComponent(name)
     }
 
     /// The names of the files in the directory, sorted.
-    func fileNames() throws -> [String] {
+    package func fileNames() throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
     }
 }

@@ -1,1 +1,0 @@
-../../InteractorsDataTests/Support/TemporaryDirectory.swift

@@ -20,14 +20,26 @@ extension Response {
     /// sleeps resume, so this timeout makes no promise of independence from Dispatch's pool or Swift
     /// Concurrency's; handlers are delivered as above. Settling in time, or cancelling, cancels the sleep. A
     /// clock whose sleep throws (other than for that cancellation) fails the response with its error.
+    @inlinable
     public func timeout(
         after duration: Duration,
         clock: (any Clock<Duration>)? = nil,
         callbackQueue: (any CallbackQueue)? = nil
     ) -> Response<Value> {
         let queue = QueueReference(callbackQueue, or: queueReference)
-        // Settled already: nothing to time; the timed response settles alike, at once.
+        // Settled already: nothing to time; the timed response settles alike, at once. Inlined: specialised in
+        // the caller's module, this costs what a `map` of a settled response does.
         if let outcome = deliveredOutcome { return Response(outcome: outcome, callbackQueue: queue) }
+        return timeoutPending(after: duration, clock: clock, callbackQueue: queue)
+    }
+
+    /// `timeout(after:clock:callbackQueue:)` of a response whose settlement has not been delivered yet.
+    @usableFromInline
+    func timeoutPending(
+        after duration: Duration,
+        clock: (any Clock<Duration>)?,
+        callbackQueue queue: QueueReference
+    ) -> Response<Value> {
         // As `derive` does, but seen through a deadline: a caller blocked on `derived` does not run this one's
         // global-queue work in its place, which could keep it past the deadline. The link is also the timer's
         // entry: settling `derived` any other way cancels it, so it leaves the timer at once.

@@ -3,7 +3,7 @@
 ///
 /// Built the first time an owner lets go of a list longer than ``threshold`` (one pass), then kept up to date as
 /// handlers are appended. A handler taken back leaves `Handler.removed` in its place, so the other positions hold;
-/// once the removed ones outnumber the live ones, the list is compacted and the index rebuilt, in one pass: the
+/// once the removed ones outnumber the live ones three to one, the list is compacted and the index rebuilt, in one pass: the
 /// cost of every release stays constant on average. Shorter lists are simply rebuilt on each release.
 @usableFromInline
 final class HandlerOwnerIndex {
@@ -33,12 +33,17 @@ final class HandlerOwnerIndex {
         }
     }
 
-    /// Takes `owner`'s handlers out of `handlers`, leaving `Handler.removed` in their place; returns them, in
-    /// order. Compacts the list when the removed handlers outnumber the others.
-    func take<Value>(ownedBy owner: AnyObject, from handlers: inout [Handler<Value>]) -> HandlerList<Value> {
+    /// Takes `owner`'s handlers out of `handlers`, leaving `Handler.removed` in their place, and appends them to
+    /// `taken`, in order. Compacts the list when the removed handlers outnumber the others three to one: rarely
+    /// enough that the compactions cost less than the releases, often enough that a long-lived response whose
+    /// consumers come and go holds at most four slots per live handler.
+    func take<Value>(
+        ownedBy owner: AnyObject,
+        from handlers: inout [Handler<Value>],
+        into taken: inout HandlerList<Value>
+    ) {
         let key = ObjectIdentifier(owner)
-        var taken = HandlerList<Value>()
-        guard let position = positions.removeValue(forKey: key) else { return taken }
+        guard let position = positions.removeValue(forKey: key) else { return }
         func takeOut(at position: Int) {
             var removed = Handler<Value>.removed
             swap(&removed, &handlers[position])
@@ -46,22 +51,24 @@ final class HandlerOwnerIndex {
             removedCount += 1
         }
         takeOut(at: position)
-        for position in furtherPositions.removeValue(forKey: key) ?? [] { takeOut(at: position) }
-        if removedCount > HandlerOwnerIndex.threshold, removedCount * 2 > handlers.count {
+        if !furtherPositions.isEmpty, let further = furtherPositions.removeValue(forKey: key) {
+            for position in further { takeOut(at: position) }
+        }
+        if removedCount > HandlerOwnerIndex.threshold, removedCount > 3 * (handlers.count - removedCount) {
             handlers.removeAll { $0.isRemoved }
             rebuild(from: handlers)
         }
-        return taken
     }
 
     private func rebuild<Value>(from handlers: [Handler<Value>]) {
         positions.removeAll(keepingCapacity: true)
         furtherPositions.removeAll()
         removedCount = 0
-        for (position, handler) in handlers.enumerated() {
-            if let owner = handler.owner {
+        // By index, not `enumerated()`: unspecialised, each step of that iterator looks up generic metadata.
+        for position in handlers.indices {
+            if let owner = handlers[position].owner {
                 record(owner, at: position)
-            } else if handler.isRemoved {
+            } else if handlers[position].isRemoved {
                 removedCount += 1
             }
         }

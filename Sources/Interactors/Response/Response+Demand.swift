@@ -93,7 +93,7 @@ extension Response: UpstreamLink {
         let extras = makeExtras()
         let index = extras.ownerIndex ?? HandlerOwnerIndex(handlers)
         extras.ownerIndex = index
-        taken.append(contentsOf: index.take(ownedBy: owner, from: &handlers))
+        index.take(ownedBy: owner, from: &handlers, into: &taken)
         return taken
     }
 

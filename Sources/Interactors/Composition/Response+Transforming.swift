@@ -130,7 +130,8 @@ extension Response {
     ) -> Response<NewValue> {
         // If this one has settled, the stage runs at once and settles `derived` with `upstreamIsSettled`, which
         // drops the link without releasing anything.
-        let derived = Response<NewValue>(callbackQueue: QueueReference(callbackQueue, or: queueReference), upstream: self)
+        let queue = QueueReference(callbackQueue, or: queueReference)
+        let derived = Response<NewValue>(callbackQueue: queue, upstream: self)
         addConsumingHandler(Handler(immediate: makeStage(derived), ownedBy: derived))
         return derived
     }

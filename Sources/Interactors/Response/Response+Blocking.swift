@@ -1,6 +1,5 @@
-import Synchronization
-
 public import Dispatch
+import Synchronization
 
 // MARK: Blocking
 //

@@ -1,6 +1,5 @@
-public import Synchronization
-
 import Dispatch
+public import Synchronization
 
 // MARK: Settling
 //

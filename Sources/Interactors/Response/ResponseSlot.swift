@@ -54,7 +54,9 @@ enum ResponseSlot<Value: Sendable> {
 extension Response {
     /// Stores `outcome`, moving out what the pending slot held. Call with the lock held, while pending.
     @inlinable
-    func takePending(storing outcome: Result<Value, any Error>) -> (
+    func takePending(
+        storing outcome: Result<Value, any Error>
+    ) -> (
         upstream: (any UpstreamLink)?, first: Handler<Value>?
     ) {
         withUnsafeMutablePointer(to: &slot) { pointer in

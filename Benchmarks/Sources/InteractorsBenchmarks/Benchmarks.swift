@@ -13,7 +13,10 @@ struct Benchmarks {
     static func main() {
         let arguments = CommandLine.arguments.dropFirst()
         if arguments.contains("--help") {
-            print("usage: InteractorsBenchmarks [--quick] [--no-allocations] [--filter ID-SUBSTRING[,ID-SUBSTRING...]]")
+            print(
+                "usage: InteractorsBenchmarks [--quick] [--no-allocations] [--filter ID-SUBSTRING[,ID-SUBSTRING...]] "
+                    + "[--charts DIRECTORY]"
+            )
             return
         }
         let quick = arguments.contains("--quick")
@@ -35,7 +38,14 @@ struct Benchmarks {
                 : "Full run: 31 samples per cell (10 for the 100,000-pending rounds, 5 for the stores' slow rows), medians."
         )
         print("")
-        print(Report(cases: cases, results: results, countsAllocations: countsAllocations).render())
+        let report = Report(cases: cases, results: results, countsAllocations: countsAllocations)
+        print(report.render())
+        if let index = arguments.firstIndex(of: "--charts"), arguments.index(after: index) < arguments.endIndex {
+            var standardError = StandardError()
+            for path in report.writeCharts(to: arguments[arguments.index(after: index)]) {
+                print("wrote \(path)", to: &standardError)
+            }
+        }
     }
 
     /// Whether `malloc` goes through the interposer: only then do its counters move.

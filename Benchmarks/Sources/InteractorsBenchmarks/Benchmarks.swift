@@ -14,7 +14,7 @@ struct Benchmarks {
         let arguments = CommandLine.arguments.dropFirst()
         if arguments.contains("--help") {
             print(
-                "usage: InteractorsBenchmarks [--quick] [--no-allocations] [--filter ID-SUBSTRING[,ID-SUBSTRING...]] "
+                "usage: InteractorsBenchmarks [--quick] [--no-allocations] [--filter ID-SUBSTRING[,...]] [--exclude ID-SUBSTRING[,...]] "
                     + "[--charts DIRECTORY]"
             )
             return
@@ -28,6 +28,10 @@ struct Benchmarks {
         if let index = arguments.firstIndex(of: "--filter"), arguments.index(after: index) < arguments.endIndex {
             let wanted = arguments[arguments.index(after: index)].split(separator: ",")
             cases = cases.filter { benchmark in wanted.contains { benchmark.id.contains($0) } }
+        }
+        if let index = arguments.firstIndex(of: "--exclude"), arguments.index(after: index) < arguments.endIndex {
+            let unwanted = arguments[arguments.index(after: index)].split(separator: ",")
+            cases = cases.filter { benchmark in !unwanted.contains { benchmark.id.contains($0) } }
         }
         let harness = Harness(samples: quick ? 3 : 31, quick: quick, countsAllocations: countsAllocations)
         let results = harness.run(cases)

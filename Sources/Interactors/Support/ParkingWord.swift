@@ -13,7 +13,7 @@ import CInteractorsFutex
 enum ParkingWord {
     /// Whether threads can sleep on a word here.
     static var isAvailable: Bool {
-        #if os(Linux)
+        #if os(Linux) && !canImport(Darwin)
         true
         #else
         false
@@ -23,7 +23,7 @@ enum ParkingWord {
     /// Sleeps while `word` holds `expected`, until a wake, `deadline` (if any), or a spurious wake-up; the
     /// caller checks the word again in every case.
     static func wait(on word: borrowing Atomic<UInt32>, whileItIs expected: UInt32, until deadline: DispatchTime?) {
-        #if os(Linux)
+        #if os(Linux) && !canImport(Darwin)
         withAddress(of: word) { address in
             guard let deadline else { return interactors_futex_wait(address, expected) }
             let now = DispatchTime.now().uptimeNanoseconds
@@ -36,12 +36,12 @@ enum ParkingWord {
     /// Wakes every thread sleeping on `word`.
     @usableFromInline
     static func wakeAll(_ word: borrowing Atomic<UInt32>) {
-        #if os(Linux)
+        #if os(Linux) && !canImport(Darwin)
         withAddress(of: word) { interactors_futex_wake_all($0) }
         #endif
     }
 
-    #if os(Linux)
+    #if os(Linux) && !canImport(Darwin)
     /// The address of the atomic word itself (the futex is keyed by it). `Atomic` is laid out like its `UInt32`
     /// and, being non-copyable with a raw layout, is always borrowed in place (see `Lock`).
     private static func withAddress(of word: borrowing Atomic<UInt32>, _ body: (UnsafeMutablePointer<UInt32>) -> Void) {

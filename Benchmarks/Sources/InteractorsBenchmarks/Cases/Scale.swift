@@ -27,40 +27,12 @@ extension BenchmarkCase {
             skippedInQuickMode: n > 10_000,
             contenders: [
                 .sync(.response, "`makePending`, untimed; then `timeout(after: .seconds(600))` on each") { run in
-                    var resolvers: [Resolver<Int>] = []
-                    var responses: [Response<Int>] = []
-                    resolvers.reserveCapacity(n)
-                    responses.reserveCapacity(n)
-                    for _ in 0..<n {
-                        let (response, resolver) = Response<Int>.makePending(callbackQueue: .immediate)
-                        responses.append(response)
-                        resolvers.append(resolver)
-                    }
-                    var timed: [Response<Int>] = []
-                    timed.reserveCapacity(n)
-                    run.startClock()
-                    for response in responses { timed.append(response.timeout(after: .seconds(600))) }
-                    run.stopClock()
-                    for (index, resolver) in resolvers.enumerated() { resolver.succeed(index) }
-                    blackHole(timed)
+                    let (responses, resolvers) = pendingResponses(n)
+                    timePerPending(run, responses, resolvers) { $0.timeout(after: .seconds(600)) }
                 },
                 .sync(.mapReference, "`makePending`, untimed; then `map { $0 + 1 }` on each") { run in
-                    var resolvers: [Resolver<Int>] = []
-                    var responses: [Response<Int>] = []
-                    resolvers.reserveCapacity(n)
-                    responses.reserveCapacity(n)
-                    for _ in 0..<n {
-                        let (response, resolver) = Response<Int>.makePending(callbackQueue: .immediate)
-                        responses.append(response)
-                        resolvers.append(resolver)
-                    }
-                    var mapped: [Response<Int>] = []
-                    mapped.reserveCapacity(n)
-                    run.startClock()
-                    for response in responses { mapped.append(response.map { $0 + 1 }) }
-                    run.stopClock()
-                    for (index, resolver) in resolvers.enumerated() { resolver.succeed(index) }
-                    blackHole(mapped)
+                    let (responses, resolvers) = pendingResponses(n)
+                    timePerPending(run, responses, resolvers) { $0.map { $0 + 1 } }
                 },
             ],
             targets: [
@@ -144,4 +116,34 @@ extension BenchmarkCase {
                 ] : []
         )
     }
+}
+
+/// `n` pending responses and their resolvers, made untimed.
+private func pendingResponses(_ n: Int) -> (responses: [Response<Int>], resolvers: [Resolver<Int>]) {
+    var resolvers: [Resolver<Int>] = []
+    var responses: [Response<Int>] = []
+    resolvers.reserveCapacity(n)
+    responses.reserveCapacity(n)
+    for _ in 0..<n {
+        let (response, resolver) = Response<Int>.makePending(callbackQueue: .immediate)
+        responses.append(response)
+        resolvers.append(resolver)
+    }
+    return (responses, resolvers)
+}
+
+/// Times `derive` on each pending response, then settles them all, untimed.
+private func timePerPending(
+    _ run: Run,
+    _ responses: [Response<Int>],
+    _ resolvers: [Resolver<Int>],
+    _ derive: (Response<Int>) -> Response<Int>
+) {
+    var derived: [Response<Int>] = []
+    derived.reserveCapacity(responses.count)
+    run.startClock()
+    for response in responses { derived.append(derive(response)) }
+    run.stopClock()
+    for (index, resolver) in resolvers.enumerated() { resolver.succeed(index) }
+    blackHole(derived)
 }

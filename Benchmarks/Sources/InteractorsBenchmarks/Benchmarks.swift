@@ -13,7 +13,10 @@ struct Benchmarks {
     static func main() {
         let arguments = CommandLine.arguments.dropFirst()
         if arguments.contains("--help") {
-            print("usage: InteractorsBenchmarks [--quick] [--no-allocations] [--filter ID-SUBSTRING[,ID-SUBSTRING...]]")
+            print(
+                "usage: InteractorsBenchmarks [--quick] [--no-allocations] [--filter ID-SUBSTRING[,...]] [--exclude ID-SUBSTRING[,...]] "
+                    + "[--charts DIRECTORY]"
+            )
             return
         }
         let quick = arguments.contains("--quick")
@@ -26,6 +29,10 @@ struct Benchmarks {
             let wanted = arguments[arguments.index(after: index)].split(separator: ",")
             cases = cases.filter { benchmark in wanted.contains { benchmark.id.contains($0) } }
         }
+        if let index = arguments.firstIndex(of: "--exclude"), arguments.index(after: index) < arguments.endIndex {
+            let unwanted = arguments[arguments.index(after: index)].split(separator: ",")
+            cases = cases.filter { benchmark in !unwanted.contains { benchmark.id.contains($0) } }
+        }
         let harness = Harness(samples: quick ? 3 : 31, quick: quick, countsAllocations: countsAllocations)
         let results = harness.run(cases)
         StoreFixtures.shared.removeFiles()
@@ -35,7 +42,14 @@ struct Benchmarks {
                 : "Full run: 31 samples per cell (10 for the 100,000-pending rounds, 5 for the stores' slow rows), medians."
         )
         print("")
-        print(Report(cases: cases, results: results, countsAllocations: countsAllocations).render())
+        let report = Report(cases: cases, results: results, countsAllocations: countsAllocations)
+        print(report.render())
+        if let index = arguments.firstIndex(of: "--charts"), arguments.index(after: index) < arguments.endIndex {
+            var standardError = StandardError()
+            for path in report.writeCharts(to: arguments[arguments.index(after: index)]) {
+                print("wrote \(path)", to: &standardError)
+            }
+        }
     }
 
     /// Whether `malloc` goes through the interposer: only then do its counters move.

@@ -1,4 +1,4 @@
-// The futex system call for `Lock` on Linux. Swift cannot call the variadic `syscall(2)`, so these fixed-arity
+// The futex system call for `Lock`, and for callers parked on a response (`ParkingWord`), on Linux. Swift cannot call the variadic `syscall(2)`, so these fixed-arity
 // wrappers call it for it. Nothing here on other platforms: Darwin's `Lock` uses `os_unfair_lock`.
 #ifndef C_INTERACTORS_FUTEX_H
 #define C_INTERACTORS_FUTEX_H
@@ -7,6 +7,7 @@
 #include <linux/futex.h>
 #include <stdint.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 /// Sleeps while `*word == expected` (checked atomically by the kernel), until a wake on `word`, a signal or a
@@ -15,9 +16,20 @@ static inline void interactors_futex_wait(uint32_t *word, uint32_t expected) {
     syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
 }
 
+/// As `interactors_futex_wait`, for at most `nanoseconds`.
+static inline void interactors_futex_wait_for(uint32_t *word, uint32_t expected, uint64_t nanoseconds) {
+    struct timespec timeout = {(time_t)(nanoseconds / 1000000000u), (long)(nanoseconds % 1000000000u)};
+    syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, expected, &timeout, NULL, 0);
+}
+
 /// Wakes one thread sleeping in `interactors_futex_wait` on `word`, if any.
 static inline void interactors_futex_wake_one(uint32_t *word) {
     syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+/// Wakes every thread sleeping on `word`.
+static inline void interactors_futex_wake_all(uint32_t *word) {
+    syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, INT32_MAX, NULL, NULL, 0);
 }
 #endif
 

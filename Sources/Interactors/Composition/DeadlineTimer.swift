@@ -1,23 +1,56 @@
 import Dispatch
+import Synchronization
 
-/// The library's own thread: runs jobs at their deadlines, for `timeout(after:)`, and hands deliveries that must
-/// not run on the thread that settled them to their queues (see `Response.handOutQueuedHandlers()`).
+/// The library's own thread: fires deadlines, for `timeout(after:)`, and hands deliveries that must not run on the
+/// thread that settled them to their queues (see `Response.handOutQueuedHandlers()`).
 ///
 /// Not Dispatch's `asyncAfter` nor a global queue: the global pool may be saturated, and a timeout has to fire,
 /// and its handlers reach their queues, near its deadline whatever the pool's state. The jobs must be short and
 /// never block or run user code: they record outcomes and schedule handlers on their queues, and leave what runs
 /// user code on the delivering thread (immediate handlers) to others.
+///
+/// The deadlines wait in a binary heap, each ``Entry`` knowing its place in it, so scheduling and cancelling cost
+/// a logarithm of the number pending (and scheduling a deadline later than all the others, the usual case for
+/// timeouts of one duration, costs one comparison): a server with hundreds of thousands of timeouts pending pays
+/// per call what an idle process does. A cancelled entry leaves the heap at once, with what it holds.
 final class DeadlineTimer: Sendable {
     static let shared = DeadlineTimer()
 
-    private struct Entry {
-        let deadline: UInt64
-        let job: @Sendable () -> Void
+    /// Something to do at a deadline. Subclasses override ``expire()``; the timer calls it on its thread, at most
+    /// once, unless the entry was cancelled first.
+    class Entry: @unchecked Sendable {
+        // @unchecked Sendable: `position` and `sequence` are only touched while the timer's lock is held; `state`
+        // is atomic.
+
+        /// Not scheduled yet, scheduled (or being scheduled), or cancelled: so that cancelling an entry that was
+        /// never scheduled (a timeout whose response settled at once) takes no lock.
+        fileprivate let state = Atomic<UInt8>(Entry.new)
+        fileprivate static var new: UInt8 { 0 }
+        fileprivate static var scheduled: UInt8 { 1 }
+        fileprivate static var cancelled: UInt8 { 2 }
+
+        fileprivate var deadline: UInt64 = 0
+        /// The order of scheduling, for entries with the same deadline.
+        fileprivate var sequence: UInt64 = 0
+        /// Where the entry is in the heap; `nil` before it is inserted and once it left.
+        fileprivate var position: Int?
+        /// Cancelled while it was being scheduled: it must not be inserted.
+        fileprivate var isCancelled = false
+
+        init() {}
+
+        /// What happens at the deadline. Runs on the timer's thread: short, no blocking, no user code.
+        func expire() {}
+
+        /// Called, on the cancelling thread, when a cancellation took the entry out before it expired: to let go
+        /// of what it holds.
+        func cancelled() {}
     }
 
-    private struct Jobs {
-        /// Pending entries, latest deadline first, so the next one due is at the end.
-        var timed: [Entry] = []
+    fileprivate struct Jobs {
+        /// Pending entries, a binary min-heap by deadline, then by sequence.
+        var heap: [Entry] = []
+        var sequence: UInt64 = 0
         /// Jobs to run as soon as the thread gets to them, oldest first.
         var ready = FIFO<@Sendable () -> Void>()
         /// Whether the thread may be parked: a new ready job must wake it.
@@ -33,15 +66,36 @@ final class DeadlineTimer: Sendable {
         PlatformThread.detach(atMainQoS: true) { [self] in run() }
     }
 
-    /// Runs `job` on the timer's thread once `deadline` has passed.
-    func schedule(at deadline: DispatchTime, _ job: @escaping @Sendable () -> Void) {
-        let entry = Entry(deadline: deadline.uptimeNanoseconds, job: job)
-        let isNext = jobs.withLock { jobs in
-            let index = jobs.timed.partitioningIndex { $0.deadline < entry.deadline }
-            jobs.timed.insert(entry, at: index)
-            return index == jobs.timed.count - 1
+    /// Has the timer's thread call `entry.expire()` once `deadline` has passed, unless `entry` is cancelled first.
+    /// An entry is scheduled at most once.
+    func schedule(_ entry: Entry, at deadline: DispatchTime) {
+        guard entry.state.compareExchange(expected: Entry.new, desired: Entry.scheduled, ordering: .relaxed).exchanged
+        else { return }
+        let isNext = jobs.withLock { jobs -> Bool in
+            guard !entry.isCancelled else { return false }
+            entry.deadline = deadline.uptimeNanoseconds
+            jobs.sequence += 1
+            entry.sequence = jobs.sequence
+            entry.position = jobs.heap.count
+            jobs.heap.append(entry)
+            jobs.siftUp(from: jobs.heap.count - 1)
+            return entry.position == 0
         }
         if isNext { wakeUp.signal() }
+    }
+
+    /// Cancels `entry`: it will not expire. If it was waiting in the heap, it leaves it now and its `cancelled()`
+    /// runs on this thread; an entry never scheduled is cancelled with one atomic operation.
+    func cancel(_ entry: Entry) {
+        guard !entry.state.compareExchange(expected: Entry.new, desired: Entry.cancelled, ordering: .relaxed).exchanged
+        else { return }
+        let removed = jobs.withLock { jobs -> Bool in
+            entry.isCancelled = true
+            guard let position = entry.position else { return false }
+            jobs.remove(at: position)
+            return true
+        }
+        if removed { entry.cancelled() }
     }
 
     /// Runs `job` on the timer's thread as soon as it gets to it, after the jobs already waiting.
@@ -54,34 +108,84 @@ final class DeadlineTimer: Sendable {
         if wasParked { wakeUp.signal() }
     }
 
+    /// How many entries wait for their deadline, for tests.
+    var pendingCount: Int {
+        jobs.withLock { $0.heap.count }
+    }
+
     private func run() -> Never {
         while true {
             let now = DispatchTime.now().uptimeNanoseconds
-            let (due, next) = jobs.withLock { jobs -> ([@Sendable () -> Void], UInt64?) in
-                var due: [@Sendable () -> Void] = []
-                while let job = jobs.ready.popFirst() { due.append(job) }
-                while let last = jobs.timed.last, last.deadline <= now { due.append(jobs.timed.removeLast().job) }
-                jobs.isParked = due.isEmpty
-                return (due, jobs.timed.last?.deadline)
+            let (ready, expired, next) = jobs.withLock { jobs -> ([@Sendable () -> Void], [Entry], UInt64?) in
+                var ready: [@Sendable () -> Void] = []
+                while let job = jobs.ready.popFirst() { ready.append(job) }
+                var expired: [Entry] = []
+                while let first = jobs.heap.first, first.deadline <= now {
+                    jobs.remove(at: 0)
+                    expired.append(first)
+                }
+                jobs.isParked = ready.isEmpty && expired.isEmpty
+                return (ready, expired, jobs.heap.first?.deadline)
             }
-            for job in due { job() }
-            if due.isEmpty {
+            for job in ready { job() }
+            for entry in expired { entry.expire() }
+            if ready.isEmpty && expired.isEmpty {
                 _ = wakeUp.wait(timeout: next.map { DispatchTime(uptimeNanoseconds: $0) } ?? .distantFuture)
             }
         }
     }
 }
 
-extension Array {
-    /// The index of the first element for which `belongsInSecondPart` is true, in an array partitioned so that
-    /// every such element comes after every other one.
-    fileprivate func partitioningIndex(where belongsInSecondPart: (Element) -> Bool) -> Int {
-        var low = 0
-        var high = count
-        while low < high {
-            let middle = (low + high) / 2
-            if belongsInSecondPart(self[middle]) { high = middle } else { low = middle + 1 }
+// MARK: - The heap
+
+extension DeadlineTimer.Jobs {
+    /// Whether `left` is due before `right`.
+    private func precedes(_ left: DeadlineTimer.Entry, _ right: DeadlineTimer.Entry) -> Bool {
+        left.deadline < right.deadline || (left.deadline == right.deadline && left.sequence < right.sequence)
+    }
+
+    private mutating func place(_ entry: DeadlineTimer.Entry, at position: Int) {
+        heap[position] = entry
+        entry.position = position
+    }
+
+    fileprivate mutating func siftUp(from start: Int) {
+        let entry = heap[start]
+        var position = start
+        while position > 0 {
+            let parent = (position - 1) / 2
+            guard precedes(entry, heap[parent]) else { break }
+            place(heap[parent], at: position)
+            position = parent
         }
-        return low
+        place(entry, at: position)
+    }
+
+    fileprivate mutating func siftDown(from start: Int) {
+        let entry = heap[start]
+        var position = start
+        while true {
+            var child = 2 * position + 1
+            guard child < heap.count else { break }
+            if child + 1 < heap.count, precedes(heap[child + 1], heap[child]) { child += 1 }
+            guard precedes(heap[child], entry) else { break }
+            place(heap[child], at: position)
+            position = child
+        }
+        place(entry, at: position)
+    }
+
+    /// Takes the entry at `position` out of the heap.
+    fileprivate mutating func remove(at position: Int) {
+        let removed = heap[position]
+        removed.position = nil
+        let last = heap.removeLast()
+        guard position < heap.count else { return }
+        place(last, at: position)
+        if position > 0, precedes(last, heap[(position - 1) / 2]) {
+            siftUp(from: position)
+        } else {
+            siftDown(from: position)
+        }
     }
 }

@@ -160,14 +160,9 @@ extension Response {
         callbackQueue: (any CallbackQueue)?,
         ifEmpty emptyOutcome: Result<Value, any Error>
     ) -> Response<Value> {
-        let combined = Response(callbackQueue: callbackQueue ?? DefaultCallbackQueue.shared)
-        guard !inputs.isEmpty else {
-            combined.settle(emptyOutcome)
-            return combined
-        }
+        let queue = QueueReference(callbackQueue, or: .default)
+        guard !inputs.isEmpty else { return Response(outcome: emptyOutcome, callbackQueue: queue) }
         let retained: [any UpstreamLink] = inputs.filter { $0.retainDemand() }
-        // Not yet shared, so no lock (as in `derive`).
-        if !retained.isEmpty { combined.upstream = UpstreamGroup(retained) }
-        return combined
+        return Response(callbackQueue: queue, upstream: retained.isEmpty ? nil : UpstreamGroup(retained))
     }
 }

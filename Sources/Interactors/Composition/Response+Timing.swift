@@ -20,18 +20,37 @@ extension Response {
     /// sleeps resume, so this timeout makes no promise of independence from Dispatch's pool or Swift
     /// Concurrency's; handlers are delivered as above. Settling in time, or cancelling, cancels the sleep. A
     /// clock whose sleep throws (other than for that cancellation) fails the response with its error.
+    @inlinable
     public func timeout(
         after duration: Duration,
         clock: (any Clock<Duration>)? = nil,
         callbackQueue: (any CallbackQueue)? = nil
     ) -> Response<Value> {
-        let derived = Response(callbackQueue: callbackQueue ?? self.callbackQueue)
+        let queue = QueueReference(callbackQueue, or: queueReference)
+        // Settled already: nothing to time; the timed response settles alike, at once. Inlined: specialised in
+        // the caller's module, this costs what a `map` of a settled response does.
+        if let outcome = deliveredOutcome { return Response(outcome: outcome, callbackQueue: queue) }
+        return timeoutPending(after: duration, clock: clock, callbackQueue: queue)
+    }
+
+    /// `timeout(after:clock:callbackQueue:)` of a response whose settlement has not been delivered yet.
+    @usableFromInline
+    func timeoutPending(
+        after duration: Duration,
+        clock: (any Clock<Duration>)?,
+        callbackQueue queue: QueueReference
+    ) -> Response<Value> {
         // As `derive` does, but seen through a deadline: a caller blocked on `derived` does not run this one's
-        // global-queue work in its place, which could keep it past the deadline.
-        derived.upstream = DeadlineLink(self)
+        // global-queue work in its place, which could keep it past the deadline. The link is also the timer's
+        // entry: settling `derived` any other way cancels it, so it leaves the timer at once.
+        let link = DeadlineLink<Value>(upstream: self)
+        let derived = Response(callbackQueue: queue, upstream: link)
         addConsumingHandler(
             Handler(
-                immediate: .result { outcome in derived.settle(outcome, upstreamIsSettled: true) },
+                immediate: .result { outcome in
+                    DeadlineTimer.shared.cancel(link)
+                    derived.settle(outcome, upstreamIsSettled: true)
+                },
                 ownedBy: derived
             )
         )
@@ -45,11 +64,10 @@ extension Response {
         // On the library's timer thread, not the global pool, so it fires even when the pool is saturated. The
         // timer thread then hands the handlers bound for a queue to their queues itself, so they too run near the
         // deadline; immediate handlers and stages, which would run user code on it, go to a global queue or a
-        // blocked caller (see `Response+DeliveringElsewhere.swift`). Weak: a response that settled in time, and
-        // that nobody holds any more, need not live until the deadline.
-        DeadlineTimer.shared.schedule(at: .now() + duration.dispatchInterval) { [weak derived] in
-            derived?.settle(.failure(ResponseError.timedOut), route: .elsewhere)
-        }
+        // blocked caller (see `Response+DeliveringElsewhere.swift`).
+        // The link holds `derived` only while the timer does (until it expires or is cancelled).
+        link.timed = derived
+        if !derived.isSettled { DeadlineTimer.shared.schedule(link, at: .now() + duration.dispatchInterval) }
         return derived
     }
 
@@ -124,7 +142,12 @@ extension Response {
         while shouldRetry: @escaping @Sendable (any Error) -> Bool = { _ in true },
         _ attempt: @escaping @Sendable () -> Response<Value>
     ) -> Response<Value> {
-        let retrying = Response(callbackQueue: callbackQueue ?? DefaultCallbackQueue.shared)
+        // Linked from the start, before any attempt is pending (attempts that fail at once, then a delay): a
+        // caller blocked on it then knows a later attempt may bring work it owes (see `WakeUpList.blockedCallers`).
+        let retrying = Response(
+            callbackQueue: QueueReference(callbackQueue, or: .default),
+            upstream: UpstreamGroup([])
+        )
         let policy = RetryPolicy(
             times: max(0, times),
             delay: delay,
@@ -134,9 +157,6 @@ extension Response {
             clock: clock.map { ($0, retrying.makeClockTimerSlot()) },
             shouldRetry: shouldRetry
         )
-        // Linked from the start, before any attempt is pending (attempts that fail at once, then a delay): a
-        // caller blocked on it then knows a later attempt may bring work it owes (see `WakeUpList.blockedCallers`).
-        retrying.upstream = UpstreamGroup([])
         retrying.makeAttempt(retry: 0, policy: policy, attempt)
         return retrying
     }

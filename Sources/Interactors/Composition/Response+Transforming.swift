@@ -128,10 +128,10 @@ extension Response {
         callbackQueue: (any CallbackQueue)?,
         stage makeStage: (Response<NewValue>) -> Callback<Value>
     ) -> Response<NewValue> {
-        let derived = Response<NewValue>(callbackQueue: callbackQueue ?? self.callbackQueue)
-        // Not yet shared, so no lock. If this one has settled, the stage runs at once and settles `derived` with
-        // `upstreamIsSettled`, which drops the link without releasing anything.
-        derived.upstream = self
+        // If this one has settled, the stage runs at once and settles `derived` with `upstreamIsSettled`, which
+        // drops the link without releasing anything.
+        let queue = QueueReference(callbackQueue, or: queueReference)
+        let derived = Response<NewValue>(callbackQueue: queue, upstream: self)
         addConsumingHandler(Handler(immediate: makeStage(derived), ownedBy: derived))
         return derived
     }

@@ -84,6 +84,7 @@ final class DeliveryDrain {
         return drain
     }
 
+    /// The pthread key of the thread's drain.
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
         // The destructor's argument is optional or not depending on the C library's headers; the cast reads
@@ -96,4 +97,29 @@ final class DeliveryDrain {
         precondition(status == 0, "Interactors: pthread_key_create failed (\(status))")
         return key
     }()
+}
+
+/// The hot path's view of a thread's drain: unretained, and reached through `_withUnsafeGuaranteedRef` so that no
+/// access retains it (a plain `unowned(unsafe)` local still gets retained around some accesses).
+extension Unmanaged where Instance == DeliveryDrain {
+    /// Whether this thread is as deep in nested settlements as it goes: the next one is queued instead.
+    @inlinable
+    var isFull: Bool {
+        _withUnsafeGuaranteedRef { $0.depth >= DeliveryDrain.maximumDepth }
+    }
+
+    /// Enters a settlement's delivery.
+    @inlinable
+    func enter() {
+        _withUnsafeGuaranteedRef { $0.depth += 1 }
+    }
+
+    /// Leaves a settlement's delivery; the outermost one finishes the settlements queued meanwhile.
+    @inlinable
+    func leave() {
+        _withUnsafeGuaranteedRef { drain in
+            drain.depth -= 1
+            if drain.depth == 0, drain.hasQueued { drain.runQueued() }
+        }
+    }
 }

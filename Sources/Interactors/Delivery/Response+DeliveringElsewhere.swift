@@ -9,11 +9,11 @@ import Synchronization
 // goes to a global queue, or to a caller blocked on the response, whichever claims it first.
 
 extension Response {
-    /// Leaves the delivery claimable (blocked callers are woken to claim it whole) and has the library's thread
-    /// hand the handlers bound for a queue to their queues. Call with the lock held; returns with it released.
+    /// Has the library's thread hand the handlers bound for a queue to their queues. The delivery is deferred
+    /// already (claimable: blocked callers were woken to claim it whole).
     @usableFromInline
     func deliverElsewhere() {
-        deferDelivery { DeadlineTimer.shared.run { self.handOutQueuedHandlers() } }
+        DeadlineTimer.shared.run { self.handOutQueuedHandlers() }
     }
 
     /// On the library's thread: claims the deferred delivery unless someone did; releases the upstream without
@@ -23,31 +23,28 @@ extension Response {
     /// anything left runs user code on the delivering thread, leaves that to a global queue or a blocked caller.
     func handOutQueuedHandlers() {
         lock.lock()
-        guard finishPending else { return lock.unlock() }
-        finishPending = false
-        let upstream = self.upstream.take()
-        var batch = handlers.take()
-        let outcome = self.outcome!
+        guard var finish = claimDeferredDelivery() else { return lock.unlock() }
+        let upstream = finish.upstream.take()
+        var batch = HandlerList<Value>()
+        swap(&batch, &finish.handlers)
         lock.unlock()
-        upstream?.releaseDemandWithoutUserCode(of: self)
+        if finish.releasesUpstream { upstream?.releaseDemandWithoutUserCode(of: self) }
         var immediate = HandlerList<Value>()
         while true {
             let queued = batch.takeQueued()
-            batch.forEachConsuming { immediate.append($0) }
+            immediate.append(contentsOf: batch)
             queued.deliver(outcome)
             lock.lock()
-            if handlers.isEmpty { break }
-            batch = handlers.take()
+            guard let late = more.take() else { break }
+            batch = HandlerList(first: nil, more: late)
             lock.unlock()
         }
-        if !immediate.isEmpty || (wasCancelled && extras?.hasCancellationWork == true) {
-            handlers = immediate  // empty until now: the lock has been held since the last take
-            return deferDeliveryToAGlobalQueue()
+        if !immediate.isEmpty || finish.cancellationHandlers?.isEmpty == false {
+            finish.handlers = immediate
+            finish.releasesUpstream = false  // released above
+            return deferDeliveryToAGlobalQueue(finish)
         }
-        phase.store(SettlementPhase.delivered, ordering: .releasing)
-        let extras = self.extras.take()
-        lock.unlock()
-        extras?.wakeWaiters()
+        markDelivered()
         withExtendedLifetime(upstream) {}
     }
 }

@@ -34,7 +34,7 @@ final class ProgressSubscriber: Sendable {
     /// Delivers what is queued, now or in one hop to the handler's queue.
     func startDelivering() {
         guard let queue = handler.queue else { return deliverQueued() }
-        queue.schedule { self.deliverQueued() }
+        queue.queue.schedule { self.deliverQueued() }
     }
 
     private func deliverQueued() {

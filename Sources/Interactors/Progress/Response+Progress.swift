@@ -8,7 +8,7 @@ extension Response {
     /// after some progress was reported hears the latest fraction first. Dropped when the response settles.
     @discardableResult
     public func onProgress(_ handler: @escaping @Sendable (Double) -> Void) -> Response {
-        addProgressHandler(Handler(.success(handler), on: callbackQueue))
+        addProgressHandler(Handler(.success(handler), on: queueReference))
         return self
     }
 
@@ -16,14 +16,14 @@ extension Response {
     @_disfavoredOverload
     @discardableResult
     public func onProgress(on queue: some CallbackQueue, _ handler: @escaping @Sendable (Double) -> Void) -> Response {
-        addProgressHandler(Handler(.success(handler), on: queue))
+        addProgressHandler(Handler(.success(handler), on: QueueReference(queue)))
         return self
     }
 
     /// Runs `handler` on the main actor with each progress fraction reported.
     @discardableResult
     public func onProgress(on queue: MainCallbackQueue, _ handler: @escaping @MainActor (Double) -> Void) -> Response {
-        addProgressHandler(Handler(.success { fraction in MainActor.assumeIsolated { handler(fraction) } }, on: queue))
+        addProgressHandler(Handler(.success { fraction in MainActor.assumeIsolated { handler(fraction) } }, on: .main))
         return self
     }
 

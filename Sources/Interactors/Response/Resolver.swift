@@ -24,7 +24,7 @@ public final class Resolver<Value: Sendable>: Sendable {
     }
 
     deinit {
-        response.failIfPending { ResponseError.abandoned }
+        if !response.isSettled { response.fail(with: ResponseError.abandoned) }
     }
 
     /// Settles the response with `value`. Returns `true` only for the call that settled it.

@@ -1,4 +1,5 @@
 public import Dispatch
+import Synchronization
 
 // MARK: Blocking
 //
@@ -54,19 +55,46 @@ extension Response {
         if drain.depth > 0, let outcome = settledOutcome { return outcome }
         if spinUntilDelivered(deadline: deadline), let outcome = deliveredOutcome { return outcome }
 
-        let wakeUp = DispatchSemaphore(value: 0)
-        guard let place = beginBlocking(wakeUp) else { return settledOutcome }
-        // Only a caller on the main queue, or one waiting on a composition (whose upstreams may queue work it
-        // owes), can ever have work to run in its place; a plain pending response only has to be waited for.
-        let mayHelp = place.isOnMainQueue || place.isComposed
-        if mayHelp { WakeUpList.blockedCallers.register(wakeUp) }
+        guard let place = beginBlocking() else { return settledOutcome }
         // Code that other threads may wait for says what it waits on, so they can tell a cycle (`WaitRecord`).
         let record = drain.dependableDepth > 0 ? drain.waitRecord : nil
         record?.beginWaiting(on: self)
         defer {
             record?.endWaiting()
+            endBlocking()
+        }
+        if place.parksOnStateWord { return waitOnStateWord(until: deadline) }
+        return waitOnSemaphore(until: deadline, from: place)
+    }
+
+    /// Waits for a plain response, sleeping on its state word: nothing to allocate, nothing to register beyond
+    /// the flag `beginBlocking()` set, which makes the settlement wake the word's sleepers.
+    private func waitOnStateWord(until deadline: DispatchTime?) -> Result<Value, any Error>? {
+        while true {
+            let current = state.load(ordering: .acquiring)
+            if ResponseState.phase(current) == ResponseState.delivered { return outcome }
+            // A deferred delivery (deep chain, dropped resolver, timer) is ours to run rather than wait for.
+            if current & ResponseState.finishPending != 0, finishSettlement() { continue }
+            if let deadline, DispatchTime.now() >= deadline { return deliveredOutcome }
+            ParkingWord.wait(on: state, whileItIs: current, until: deadline)
+        }
+    }
+
+    /// Waits on a semaphore registered in the extras: for a caller that may have work to run in its place (on
+    /// the main queue, or waiting on a composition), which other threads wake through `WakeUpList`, or where
+    /// threads cannot sleep on a word.
+    private func waitOnSemaphore(until deadline: DispatchTime?, from place: BlockedPlace) -> Result<Value, any Error>? {
+        let wakeUp = DispatchSemaphore(value: 0)
+        lock.withLock {
+            if !isDelivered { makeExtras().waiters.append(wakeUp) }
+        }
+        // Only a caller on the main queue, or one waiting on a composition (whose upstreams may queue work it
+        // owes), can ever have work to run in its place; a plain pending response only has to be waited for.
+        let mayHelp = place.isOnMainQueue || place.isComposed
+        if mayHelp { WakeUpList.blockedCallers.register(wakeUp) }
+        defer {
             if mayHelp { WakeUpList.blockedCallers.unregister(wakeUp) }
-            endBlocking(wakeUp)
+            lock.withLock { extras?.waiters.removeAll { $0 === wakeUp } }
         }
         // When to look for work that a queue hierarchy holds back (see `HeldBackWorkReport`).
         var heldBackCheck = mayHelp ? DispatchTime.now() + HeldBackWorkReport.delay : nil
@@ -88,37 +116,60 @@ extension Response {
         }
     }
 
-    /// Registers a blocked caller: its semaphore, woken when the settlement is delivered or deferred, and its
-    /// demand (a blocked caller is a consumer). `nil` if the settlement has been delivered already; else where
-    /// the caller waits from.
-    private func beginBlocking(_ wakeUp: DispatchSemaphore) -> BlockedPlace? {
+    /// Registers a blocked caller as a consumer (a blocked caller keeps the response from being cancelled by its
+    /// consumers letting go), and makes the close of the settlement take the slow path that wakes it. `nil` if
+    /// the settlement has been delivered already; else where the caller waits from.
+    private func beginBlocking() -> BlockedPlace? {
         let isOnMainQueue = MainCallbackQueue.shared.isCurrent
+        let isMainThread = MainCallbackQueue.isMainThread
         return lock.withLock {
             guard !isDelivered else { return nil }
-            let extras = self.extras ?? ResponseExtras<Value>()
-            self.extras = extras
-            extras.waiters.append(wakeUp)
-            extras.blockedCallers += 1
             // A response gains no upstream and no queued work after it is made: `Response(on:)`, the operators
             // and the combinators link them before they return it, and `flatMap` and `retry` only ever move
             // their link.
-            let isComposed = upstream != nil || extras.queuedWork != nil
+            let isComposed = slot.upstream != nil || extras?.queuedWork != nil
+            let parksOnStateWord = ParkingWord.isAvailable && !isOnMainQueue && !isComposed
+            var flags = ResponseState.closesSlowly
+            if parksOnStateWord { flags |= ResponseState.hasParkedWaiters }
+            // A read-modify-write: once settled, the close may exchange the word at any moment.
+            var current = state.load(ordering: .relaxed)
+            while true {
+                let next = ResponseState.addingConsumer(current) | flags
+                let (exchanged, original) = state.compareExchange(
+                    expected: current,
+                    desired: next,
+                    ordering: .acquiringAndReleasing
+                )
+                if exchanged { break }
+                current = original
+            }
             return BlockedPlace(
                 isOnMainQueue: isOnMainQueue,
-                isMainThread: MainCallbackQueue.isMainThread,
-                isComposed: isComposed
+                isMainThread: isMainThread,
+                isComposed: isComposed,
+                parksOnStateWord: parksOnStateWord
             )
         }
     }
 
     /// Unregisters a blocked caller; the last one carries out a cancellation that consumers asked for while it
-    /// waited.
-    private func endBlocking(_ wakeUp: DispatchSemaphore) {
+    /// waited: if the response is still pending and no consumer is left.
+    private func endBlocking() {
         let cancelNow = lock.withLock { () -> Bool in
-            guard let extras else { return false }
-            extras.waiters.removeAll { $0 === wakeUp }
-            extras.blockedCallers -= 1
-            return extras.blockedCallers == 0 && extras.cancelWhenUnblocked && consumers == 0 && !isSettled
+            var current = state.load(ordering: .relaxed)
+            while true {
+                let next = current &- ResponseState.oneConsumer
+                let (exchanged, original) = state.compareExchange(
+                    expected: current,
+                    desired: next,
+                    ordering: .acquiringAndReleasing
+                )
+                if exchanged {
+                    return ResponseState.phase(next) == ResponseState.pending && ResponseState.consumers(next) == 0
+                        && next & ResponseState.consumerLetGo != 0
+                }
+                current = original
+            }
         }
         if cancelNow { cancel() }
     }
@@ -196,6 +247,8 @@ private struct BlockedPlace {
     let isMainThread: Bool
     /// The response has an upstream or queued work: the caller may owe work to its own queue.
     let isComposed: Bool
+    /// The caller sleeps on the response's state word rather than on a semaphore (see `ParkingWord`).
+    let parksOnStateWord: Bool
 }
 
 extension Duration {

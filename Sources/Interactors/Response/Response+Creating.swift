@@ -106,13 +106,13 @@ extension Response {
     @inlinable
     @_disfavoredOverload
     public convenience init(value: Value, callbackQueue: some CallbackQueue = DefaultCallbackQueue.shared) {
-        self.init(outcome: .success(value), callbackQueue: callbackQueue)
+        self.init(outcome: .success(value), callbackQueue: QueueReference(callbackQueue))
     }
 
     /// A response that has already failed with `error`.
     @inlinable
     public convenience init(error: any Error, callbackQueue: some CallbackQueue = DefaultCallbackQueue.shared) {
-        self.init(outcome: .failure(error), callbackQueue: callbackQueue)
+        self.init(outcome: .failure(error), callbackQueue: QueueReference(callbackQueue))
     }
 
     /// A response that has already settled with `result`.
@@ -121,7 +121,7 @@ extension Response {
         result: Result<Value, any Error>,
         callbackQueue: some CallbackQueue = DefaultCallbackQueue.shared
     ) {
-        self.init(outcome: result, callbackQueue: callbackQueue)
+        self.init(outcome: result, callbackQueue: QueueReference(callbackQueue))
     }
 
     /// A pending response and the resolver that settles it, for bridging code that settles it elsewhere.

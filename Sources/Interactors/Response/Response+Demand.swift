@@ -1,4 +1,5 @@
 import Dispatch
+public import Synchronization
 
 // MARK: Demand
 //
@@ -39,8 +40,9 @@ extension Response: UpstreamLink {
     @inlinable
     func retainDemand() -> Bool {
         lock.withLock {
-            guard !isSettled else { return false }
-            consumers += 1
+            let current = state.load(ordering: .relaxed)
+            guard ResponseState.phase(current) == ResponseState.pending else { return false }
+            state.store(ResponseState.addingConsumer(current), ordering: .relaxed)
             return true
         }
     }
@@ -60,26 +62,45 @@ extension Response: UpstreamLink {
     }
 
     /// Takes `consumer`'s handlers out and its demand back; returns the handlers, to release after the lock, and
-    /// whether the response is to be cancelled now.
+    /// whether the response is to be cancelled now: when no consumer is left, unless a caller blocked on it still
+    /// counts as one (then the last of them to leave cancels it, see `leaveBlocking()`).
     private func takeDemand(of consumer: AnyObject) -> (removed: HandlerList<Value>, cancelNow: Bool) {
         lock.withLock {
-            guard !isSettled, consumers > 0 else { return (HandlerList(), false) }
-            let removed = handlers.remove(ownedBy: consumer)
-            consumers -= 1
-            guard consumers == 0 else { return (removed, false) }
-            if let extras, extras.blockedCallers > 0 {
-                extras.cancelWhenUnblocked = true
-                return (removed, false)
+            let current = state.load(ordering: .relaxed)
+            guard ResponseState.phase(current) == ResponseState.pending, ResponseState.consumers(current) > 0 else {
+                return (HandlerList(), false)
             }
-            return (removed, true)
+            let removed = takeHandlers(ownedBy: consumer)
+            let remaining = current &- ResponseState.oneConsumer
+            state.store(remaining | ResponseState.consumerLetGo, ordering: .relaxed)
+            return (removed, ResponseState.consumers(remaining) == 0)
         }
+    }
+
+    /// Takes out the handlers `owner` added to this pending response, keeping the others in order: in constant
+    /// time for a long list (see `HandlerOwnerIndex`). Call with the lock held.
+    private func takeHandlers(ownedBy owner: AnyObject) -> HandlerList<Value> {
+        var taken = HandlerList<Value>()
+        if case .pending(_, let first?) = slot, first.isOwned(by: owner) { taken.first = takeFirstPending() }
+        guard var handlers = more.take() else { return taken }
+        defer { more = handlers }
+        if handlers.count < HandlerOwnerIndex.threshold, extras?.ownerIndex == nil {
+            for handler in handlers where handler.isOwned(by: owner) { taken.append(handler) }
+            handlers.removeAll { $0.isOwned(by: owner) }
+            return taken
+        }
+        let extras = makeExtras()
+        let index = extras.ownerIndex ?? HandlerOwnerIndex(handlers)
+        extras.ownerIndex = index
+        index.take(ownedBy: owner, from: &handlers, into: &taken)
+        return taken
     }
 
     @usableFromInline
     func collectBlockingHelp(into help: inout BlockingHelp, timed: Bool) {
         let (queued, source) = lock.withLock { () -> (QueuedWork<Value>?, (any UpstreamLink)?) in
             guard !isSettled else { return (nil, nil) }
-            return (extras?.queuedWork, self.upstream)
+            return (extras?.queuedWork, slot.upstream)
         }
         if let queued { help.work.append((queued, timed)) }
         if let source { help.upstreams.append((source, timed)) }
@@ -91,11 +112,11 @@ extension Response: UpstreamLink {
     @usableFromInline
     func switchUpstream<Next: Sendable>(to next: Response<Next>) {
         guard next.retainDemand() else { return }
-        let accepted = lock.withLock {
-            guard !isSettled else { return false }
-            upstream = next
-            return true
+        let (accepted, previous) = lock.withLock { () -> (Bool, (any UpstreamLink)?) in
+            guard !isSettled else { return (false, nil) }
+            return (true, replaceUpstreamPending(with: next))
         }
+        withExtendedLifetime(previous) {}  // released after the lock
         if accepted {
             WakeUpList.blockedCallers.notify()
         } else {
@@ -120,25 +141,5 @@ final class UpstreamGroup: UpstreamLink {
 
     func collectBlockingHelp(into help: inout BlockingHelp, timed: Bool) {
         for member in members { help.upstreams.append((member, timed)) }
-    }
-}
-
-/// An upstream seen through a deadline (a `timeout` stage): a caller blocked downstream does not run the work
-/// behind it on Dispatch's global queues, which could keep it past the deadline.
-final class DeadlineLink: UpstreamLink {
-    private let upstream: any UpstreamLink
-
-    init(_ upstream: any UpstreamLink) { self.upstream = upstream }
-
-    func releaseDemand(of consumer: AnyObject) {
-        upstream.releaseDemand(of: consumer)
-    }
-
-    func releaseDemandWithoutUserCode(of consumer: AnyObject) {
-        upstream.releaseDemandWithoutUserCode(of: consumer)
-    }
-
-    func collectBlockingHelp(into help: inout BlockingHelp, timed: Bool) {
-        help.upstreams.append((upstream, true))
     }
 }

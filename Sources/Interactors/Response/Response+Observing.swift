@@ -10,7 +10,7 @@ extension Response {
     @inlinable
     @discardableResult
     public func onCompletion(_ handler: @escaping @Sendable (Value) -> Void) -> Response {
-        addHandler(.success(handler), on: callbackQueue)
+        addHandler(.success(handler), on: queueReference)
         return self
     }
 
@@ -27,7 +27,7 @@ extension Response {
     @inlinable
     @discardableResult
     public func onCompletion(on queue: MainCallbackQueue, _ handler: @escaping @MainActor (Value) -> Void) -> Response {
-        addHandler(.success { value in MainActor.assumeIsolated { handler(value) } }, on: queue)
+        addHandler(.success { value in MainActor.assumeIsolated { handler(value) } }, on: .main)
         return self
     }
 
@@ -36,7 +36,7 @@ extension Response {
     @inlinable
     @discardableResult
     public func onFailure(_ handler: @escaping @Sendable (any Error) -> Void) -> Response {
-        addHandler(.failure(handler), on: callbackQueue)
+        addHandler(.failure(handler), on: queueReference)
         return self
     }
 
@@ -55,7 +55,7 @@ extension Response {
     @discardableResult
     public func onFailure(on queue: MainCallbackQueue, _ handler: @escaping @MainActor (any Error) -> Void) -> Response
     {
-        addHandler(.failure { error in MainActor.assumeIsolated { handler(error) } }, on: queue)
+        addHandler(.failure { error in MainActor.assumeIsolated { handler(error) } }, on: .main)
         return self
     }
 
@@ -64,7 +64,7 @@ extension Response {
     @inlinable
     @discardableResult
     public func onResult(_ handler: @escaping @Sendable (Result<Value, any Error>) -> Void) -> Response {
-        addHandler(.result(handler), on: callbackQueue)
+        addHandler(.result(handler), on: queueReference)
         return self
     }
 
@@ -87,7 +87,7 @@ extension Response {
         on queue: MainCallbackQueue,
         _ handler: @escaping @MainActor (Result<Value, any Error>) -> Void
     ) -> Response {
-        addHandler(.result { outcome in MainActor.assumeIsolated { handler(outcome) } }, on: queue)
+        addHandler(.result { outcome in MainActor.assumeIsolated { handler(outcome) } }, on: .main)
         return self
     }
 }

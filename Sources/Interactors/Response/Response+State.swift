@@ -1,3 +1,5 @@
+import Synchronization
+
 // MARK: Asking, without blocking
 
 extension Response {
@@ -10,25 +12,21 @@ extension Response {
     /// Whether the response has succeeded.
     @inlinable
     public var isSuccessful: Bool {
-        lock.withLock {
-            if case .success = outcome { return true }
-            return false
-        }
+        if case .success = settledOutcome { return true }
+        return false
     }
 
     /// Whether the response has failed, cancellation included.
     @inlinable
     public var isFailed: Bool {
-        lock.withLock {
-            if case .failure = outcome { return true }
-            return false
-        }
+        if case .failure = settledOutcome { return true }
+        return false
     }
 
     /// Whether the response was cancelled (it has then failed with `CancellationError`).
     @inlinable
     public var isCancelled: Bool {
-        lock.withLock { wasCancelled }
+        wasCancelled
     }
 }
 
@@ -57,7 +55,7 @@ extension Response {
 extension Response: CustomStringConvertible, CustomDebugStringConvertible {
     /// The value type and the state, e.g. `Response<Int>(succeeded: 3)`, without waiting.
     public var description: String {
-        let (outcome, cancelled) = lock.withLock { (self.outcome, wasCancelled) }
+        let (outcome, cancelled) = (settledOutcome, wasCancelled)
         switch outcome {
         case nil: return "Response<\(Value.self)>(pending)"
         case .success(let value)?: return "Response<\(Value.self)>(succeeded: \(value))"
@@ -70,7 +68,7 @@ extension Response: CustomStringConvertible, CustomDebugStringConvertible {
     /// `Response<Int>(pending, created at App/Login.swift:12)`, to find a response that never settles.
     public var debugDescription: String {
         #if DEBUG
-        let (pending, site) = lock.withLock { (self.outcome == nil, creationSite) }
+        let (pending, site) = lock.withLock { (!isSettled, creationSite) }
         if pending, let site { return "Response<\(Value.self)>(pending, created at \(site.file):\(site.line))" }
         #endif
         return description

@@ -10,16 +10,11 @@ final class ResponseExtras<Value: Sendable>: @unchecked Sendable {
     /// Run once if the response is cancelled; released unrun if it settles otherwise. Taken at settlement.
     var cancellationHandlers: [@Sendable () -> Void] = []
 
-    /// Threads parked in `get()` and friends, woken when the settlement has been delivered, or when it was
-    /// deferred and they may deliver it themselves. Not handlers: a wait that times out takes its semaphore
-    /// back out, so repeated timed-out waits leave nothing behind.
+    /// Threads parked in `get()` and friends on a semaphore, woken when the settlement has been delivered, or when
+    /// it was deferred and they may deliver it themselves. Not handlers: a wait that times out takes its
+    /// semaphore back out, so repeated timed-out waits leave nothing behind. (Where it can, a blocked caller
+    /// sleeps on the response's state word instead: see `ParkingWord`.)
     var waiters: [DispatchSemaphore] = []
-
-    /// Threads blocked on this response right now. They count as consumers: demand released by every derived
-    /// response meanwhile cancels the response only once the last of them has stopped waiting.
-    var blockedCallers = 0
-    /// The last consumer let go while callers were blocked; the last of them to stop waiting cancels.
-    var cancelWhenUnblocked = false
 
     /// Progress subscribers, and the latest fraction reported (-1 before any).
     var progressSubscribers: [ProgressSubscriber] = []
@@ -28,6 +23,15 @@ final class ResponseExtras<Value: Sendable>: @unchecked Sendable {
     /// Work queued by `Response(on:)`. Weak: the queue's job owns it, so a queue that drops the job releases it,
     /// and its release fails the response as abandoned.
     weak var queuedWork: QueuedWork<Value>?
+
+    /// Where each owner's handlers sit in a long list of them, once one has let go (see `HandlerOwnerIndex`).
+    @usableFromInline var ownerIndex: HandlerOwnerIndex?
+
+    /// A settlement's delivery waiting to be claimed (see `Response.deferDelivery(of:settled:)`).
+    var deferred: Response<Value>.Finish?
+
+    @usableFromInline
+    init() {}
 
     /// Moves the cancellation handlers out, to run after the lock; the first lets go of unstarted queued work,
     /// so a cancelled `Response(on:)` keeps nothing it captured however long its queue's backlog.
@@ -38,12 +42,7 @@ final class ResponseExtras<Value: Sendable>: @unchecked Sendable {
         return [{ queuedWork.drop() }] + cancellationHandlers
     }
 
-    /// Whether cancelling has anything to run: cancellation handlers, or queued work to let go of.
-    var hasCancellationWork: Bool {
-        !cancellationHandlers.isEmpty || queuedWork != nil
-    }
-
-    /// Wakes every parked waiter.
+    /// Wakes every waiter parked on a semaphore.
     @usableFromInline
     func wakeWaiters() {
         for waiter in waiters { waiter.signal() }

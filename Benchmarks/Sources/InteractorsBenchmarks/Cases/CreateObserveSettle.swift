@@ -57,7 +57,8 @@ extension BenchmarkCase {
             },
         ],
         targets: [
-            .timeRatio("create", to: .nio, atMost: 0.9, "≤ 0.9x NIO"),
+            .timeRatio("create", to: .nio, atMost: 0.8, "≤ 0.8x NIO"),
+            .timeRatio("create", to: .mutexFuture, atMost: 1.2, "≤ 1.2x the mutex future floor"),
             .allocations("create", atMost: 2, "≤ 2 allocs"),
             .speedup("create", over: .openCombine, atLeast: 5, "≥ 5x faster than OpenCombine"),
             .speedup("create", over: .concurrency, atLeast: 5, "≥ 5x faster than a Task"),

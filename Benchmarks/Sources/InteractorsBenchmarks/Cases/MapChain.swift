@@ -56,7 +56,7 @@ extension BenchmarkCase {
             },
         ],
         targets: [
-            .timeRatio("map10", to: .nio, atMost: 0.8, "≤ 0.8x NIO"),
+            .timeRatio("map10", to: .nio, atMost: 0.85, "≤ 0.85x NIO"),
             .allocations("map10", atMost: 22, "≤ 2 allocs per stage (22 with the first response and its resolver)"),
         ]
     )

@@ -29,6 +29,8 @@ struct BenchmarkCase: Sendable {
         case locks
         case stores
         case presentation
+        /// Costs that must not grow with the load: one round of n operations per row, for several n.
+        case scale
     }
 
     init(

@@ -72,7 +72,7 @@ struct Harness {
         let start = DispatchTime.now().uptimeNanoseconds
         execute(contender.body, run)
         let end = DispatchTime.now().uptimeNanoseconds
-        return Double(end - (run.clockStart ?? start))
+        return Double((run.clockEnd ?? end) - (run.clockStart ?? start))
     }
 
     /// One more call of the body with counting on, on every thread of the process.

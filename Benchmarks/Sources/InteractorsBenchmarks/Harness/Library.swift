@@ -20,6 +20,8 @@ enum Library: CaseIterable, Hashable {
     case store
     case observableModel
     case mutexState
+    /// The scale columns (a table of their own): `Response`, and the same count of `map`s for reference.
+    case mapReference
 
     var title: String {
         switch self {
@@ -39,6 +41,7 @@ enum Library: CaseIterable, Hashable {
         case .store: "Store / Presenter"
         case .observableModel: "@Observable"
         case .mutexState: "Mutex<State>"
+        case .mapReference: "`map` (reference)"
         }
     }
 
@@ -59,6 +62,9 @@ enum Library: CaseIterable, Hashable {
 
     /// The columns of the stores table.
     static let storeColumns: [Library] = [.inMemoryStore, .fileStore, .sqliteStore, .rawSQLite]
+
+    /// The columns of the scale table.
+    static let scaleColumns: [Library] = [.response, .mapReference]
 
     /// The columns of the presentation table.
     static let presentationColumns: [Library] = [.store, .observableModel, .mutexState]

@@ -95,6 +95,7 @@ struct Report {
             ours: .store,
             against: [.observableModel, .mutexState]
         )
+        lines += scaleTable()
         lines += sideTable(
             .stores,
             caption: "Stores: one run, each store holding the row's number of values (`StoreNote`, about 150 bytes "
@@ -142,6 +143,34 @@ struct Report {
             var cells = [benchmark.title]
             cells += columns.map { cell(benchmark.id, $0) }
             cells += peers.map { ratio(benchmark.id, ours, to: $0) }
+            cells += verdicts(benchmark.targets)
+            lines.append(row(cells))
+        }
+        return lines
+    }
+
+    /// The scale rows: a round's time, and that time per item (flat when the cost does not grow with n).
+    private func scaleTable() -> [String] {
+        let tableCases = cases.filter { $0.table == .scale }
+        guard !tableCases.isEmpty else { return [] }
+        var lines = [
+            "",
+            "Scale: one round of n operations per row; the time per item stays flat when the cost does not grow "
+                + "with the load.",
+            "",
+        ]
+        var header = ["Case"] + Library.scaleColumns.flatMap { ["\($0.title), round", "per item"] }
+        header += ["Response ÷ `map`", "Target", "Verdict"]
+        lines.append(row(header))
+        lines.append(row(header.map { _ in "---" }))
+        for benchmark in tableCases {
+            let items = Double(benchmark.itemsPerRound ?? 1)
+            var cells = [benchmark.title]
+            cells += Library.scaleColumns.flatMap { library -> [String] in
+                guard let measured = results[benchmark.id, library] else { return ["", ""] }
+                return [format(nanoseconds: measured.nanoseconds), format(nanoseconds: measured.nanoseconds / items)]
+            }
+            cells.append(ratio(benchmark.id, .response, to: .mapReference))
             cells += verdicts(benchmark.targets)
             lines.append(row(cells))
         }

@@ -14,6 +14,8 @@ final class Run: @unchecked Sendable {
     private(set) var start: MallocInterposerSwift.Statistics?
     /// When the body called ``startClock()``, the uptime in nanoseconds at that point.
     private(set) var clockStart: UInt64?
+    /// When the body called ``stopClock()``, the uptime in nanoseconds at that point.
+    private(set) var clockEnd: UInt64?
     private(set) var pending: MallocInterposerSwift.Statistics?
 
     init(iterations: Int, countsAllocations: Bool) {
@@ -25,6 +27,11 @@ final class Run: @unchecked Sendable {
     func startClock() {
         if countsAllocations { MallocInterposerSwift.reset() }
         clockStart = DispatchTime.now().uptimeNanoseconds
+    }
+
+    /// Call before untimed teardown (settling what the timed part left pending): the time stops here.
+    func stopClock() {
+        clockEnd = DispatchTime.now().uptimeNanoseconds
     }
 
     /// Call after the body's own bookkeeping (arrays reserved up front) and before the first item is created.

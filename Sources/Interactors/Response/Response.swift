@@ -32,7 +32,7 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
     // - `state` holds the phase, the flags and the consumer count in one word (see `ResponseState`);
     // - the callback queue is one word (`QueueReference`);
     // - `slot` holds the upstream and the first handler while pending and the outcome once settled, which never
-    //   coexist (see `ResponseSlot`);
+    //   coexist (see `ResponseContents`);
     // - rarer state (cancellation handlers, queued work, progress, waiters, an index of owners for long handler
     //   lists) lives in `extras`, allocated only when used.
     //
@@ -50,7 +50,7 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
     /// The handlers after the first while pending; once settled, the handlers registered while the settlement is
     /// delivered, which the delivering thread runs after the earlier ones.
     @usableFromInline @exclusivity(unchecked) var more: [Handler<Value>]?
-    @usableFromInline @exclusivity(unchecked) var slot: ResponseSlot<Value>
+    @usableFromInline @exclusivity(unchecked) var slot: ResponseContents<Value>
     #if DEBUG
     /// Where the response was created, for `debugDescription`. Debug builds only: release builds keep a response
     /// as small as it can be, and the argument passing folds away.
@@ -76,7 +76,7 @@ public final class Response<Value: Sendable>: @unchecked Sendable {
     init(outcome: Result<Value, any Error>, callbackQueue: QueueReference) {
         self.state = Atomic(ResponseState.delivered)
         self.queueReference = callbackQueue
-        self.slot = ResponseSlot(outcome)
+        self.slot = ResponseContents(outcome)
     }
 
     /// Where handlers registered without `on:` run.

@@ -1,11 +1,12 @@
 import Dispatch
 import Interactors
+import TestThreads
 import Testing
 
 /// Many consumers of one shared pending response letting go: each takes its own stage out (with what it
 /// captured), the others keep their place and their order, and the last one to go cancels the shared response.
 /// Long lists go through the owner index (`HandlerOwnerIndex`), so these tests use a few hundred consumers.
-@Suite struct ResponseManyConsumersTests {
+@Suite(.onThreadsOfTheirOwn) struct ResponseManyConsumersTests {
     @Test func consumersLettingGoOfALongListLeaveTheOthersInRegistrationOrder() throws {
         let (shared, resolver) = Response<Int>.makePending()
         let heard = Recorder<Int>()

@@ -5,7 +5,7 @@
 /// in the same step that stores the outcome. Sharing the storage is what keeps a pending response within its
 /// size budget. Handlers registered after the settlement go to `Response.more`.
 @usableFromInline
-enum ResponseSlot<Value: Sendable> {
+enum ResponseContents<Value: Sendable> {
     /// Pending. `upstream` is what a derived response waits on (its demand is released when it settles);
     /// `first` its first handler, stored inline because most responses have one.
     case pending(upstream: (any UpstreamLink)?, first: Handler<Value>?)
@@ -61,7 +61,7 @@ extension Response {
     ) {
         withUnsafeMutablePointer(to: &slot) { pointer in
             let old = pointer.move()
-            pointer.initialize(to: ResponseSlot(outcome))
+            pointer.initialize(to: ResponseContents(outcome))
             switch old {
             case .pending(let upstream, let first): return (upstream, first)
             case .succeeded, .failed: return (nil, nil)

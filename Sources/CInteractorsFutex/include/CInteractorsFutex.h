@@ -1,5 +1,6 @@
-// The futex system call for `Lock`, and for callers parked on a response (`ParkingWord`), on Linux. Swift cannot call the variadic `syscall(2)`, so these fixed-arity
-// wrappers call it for it. Nothing here on other platforms: Darwin's `Lock` uses `os_unfair_lock`.
+// The futex system call for `Lock`, and for callers parked on a response (`ParkingWord`), on Linux. Swift cannot
+// call the variadic `syscall(2)`, so these fixed-arity wrappers call it for it.
+// Nothing here on other platforms: Darwin's `Lock` uses `os_unfair_lock`.
 #ifndef C_INTERACTORS_FUTEX_H
 #define C_INTERACTORS_FUTEX_H
 

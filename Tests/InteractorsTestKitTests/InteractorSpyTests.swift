@@ -100,6 +100,8 @@ import Testing
         #expect(spy.lastRequest == Request(id: 1))
     }
 
+    // Exit tests exist on macOS and Linux (not on iOS, tvOS, watchOS, visionOS).
+    #if os(macOS) || os(Linux)
     @Test func settleNextWithNothingPendingStopsWithAClearMessage() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             InteractorSpy<Int, Int>().settleNext(with: 1)
@@ -107,6 +109,7 @@ import Testing
             #expect(String(decoding: result.standardErrorContent, as: UTF8.self).contains("no call is pending"))
         }
     }
+    #endif
 
     struct Request: InteractorRequest, Equatable {
         typealias Output = Int

@@ -62,7 +62,8 @@ import Testing
         #expect(try await four == [1, 2, 3, 4])
     }
 
-    #if compiler(>=6.2)
+    // Exit tests exist on macOS and Linux (not on iOS, tvOS, watchOS, visionOS).
+    #if compiler(>=6.2) && (os(macOS) || os(Linux))
     @Test func waitingForANegativeCountStopsWithAClearMessage() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = try? await InteractorSpy<Int, Int>().requests(count: -1, timeout: .zero)

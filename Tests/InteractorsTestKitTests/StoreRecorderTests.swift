@@ -86,7 +86,8 @@ private struct BooksTranslator: Translator {
         }
     }
 
-    #if compiler(>=6.2)
+    // Exit tests exist on macOS and Linux (not on iOS, tvOS, watchOS, visionOS).
+    #if compiler(>=6.2) && (os(macOS) || os(Linux))
     @Test func waitingForANegativeCountStopsWithAClearMessage() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = try? await StoreRecorder(Store(0, queue: .immediate)).states(count: -2, timeout: .zero)

@@ -120,6 +120,8 @@ import Testing
         #expect(clock.now.offset == .zero)
     }
 
+    // Exit tests exist on macOS and Linux (not on iOS, tvOS, watchOS, visionOS).
+    #if os(macOS) || os(Linux)
     @Test func runStopsWithAClearMessageWhenATimerRestartsItselfForever() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let clock = TestClock()
@@ -136,6 +138,7 @@ import Testing
         let message = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
         #expect(message.contains("TestClock.run(): sleeps kept coming"))
     }
+    #endif
 
     // MARK: Waiting for sleeps
 
@@ -162,6 +165,8 @@ import Testing
 
     // MARK: Misuse
 
+    // Exit tests exist on macOS and Linux (not on iOS, tvOS, watchOS, visionOS).
+    #if os(macOS) || os(Linux)
     @Test func advancingByANegativeDurationStopsWithAClearMessage() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             await TestClock().advance(by: .seconds(-1))
@@ -182,6 +187,7 @@ import Testing
             message.contains("TestClock.advance(to:): the instant is -5.0 seconds from now; a clock never goes back")
         )
     }
+    #endif
 }
 
 /// What woken sleepers recorded, in the order they ran.

@@ -107,7 +107,8 @@ import Testing
         #expect(store.state == 11)
     }
 
-    #if compiler(>=6.2)
+    // Exit tests exist on macOS and Linux (not on iOS, tvOS, watchOS, visionOS).
+    #if compiler(>=6.2) && (os(macOS) || os(Linux))
     @Test func aDeferredChangeThatThrowsLeavesTheStateAndWritesItsErrorToStandardError() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             struct Refused: Error {}

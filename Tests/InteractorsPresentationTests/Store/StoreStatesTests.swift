@@ -117,7 +117,8 @@ private struct Holding: Sendable {
         #expect(try await iterator.next() == 2)
     }
 
-    #if compiler(>=6.2)
+    // Exit tests exist on macOS and Linux (not on iOS, tvOS, watchOS, visionOS).
+    #if compiler(>=6.2) && (os(macOS) || os(Linux))
     @Test func bufferingNoStateStopsWithAClearMessage() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Store(0, queue: .immediate).states(bufferingNewest: 0)

@@ -96,6 +96,8 @@ import Testing
 
     // MARK: Misuse
 
+    // Exit tests exist on macOS and Linux (not on iOS, tvOS, watchOS, visionOS).
+    #if os(macOS) || os(Linux)
     @Test func jitterAboveOneStopsWithAClearMessage() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Response<Int>.retry(times: 1, jitter: 1.5) { Response(value: 1) }
@@ -119,6 +121,7 @@ import Testing
         let message = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
         #expect(message.contains("Response.retry: backoff is 0.5; it must be 1 or more"))
     }
+    #endif
 
     private static func policy(
         delay: Duration,

@@ -100,7 +100,7 @@ let package = Package(
             name: "DocumentationTests",
             dependencies: [
                 "Interactors", "InteractorsTestKit", "InteractorsPresentation", "InteractorsData", "InteractorsSQLite",
-                "TopLevelServer",
+                "TopLevelServer", "DataTestSupport",
             ]
         ),
         // The article's async server block as an executable's top-level code, which DocumentationTests runs.

@@ -4,6 +4,17 @@ import Dispatch
 package import Foundation
 import Interactors
 
+/// The executable target `name` of this package, built next to the tests that run it: beside the `.xctest`
+/// bundle on macOS, beside the test runner elsewhere.
+package func executableBuiltWithTheTests(named name: String) -> URL {
+    #if os(macOS)
+    if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
+        return bundle.bundleURL.deletingLastPathComponent().appendingPathComponent(name)
+    }
+    #endif
+    return Bundle.main.bundleURL.appendingPathComponent(name)
+}
+
 /// A child process whose standard output the test reads line by line: the REST fixture server and the store
 /// fixtures.
 ///

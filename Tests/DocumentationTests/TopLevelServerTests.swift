@@ -1,4 +1,5 @@
 #if os(macOS) || os(Linux)
+import DataTestSupport
 import Dispatch
 import Foundation
 import Interactors
@@ -50,12 +51,7 @@ private final class TopLevelServer: Sendable {
     }
 
     static var executableURL: URL {
-        #if os(macOS)
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            return bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("TopLevelServer")
-        }
-        #endif
-        return Bundle.main.bundleURL.appendingPathComponent("TopLevelServer")
+        executableBuiltWithTheTests(named: "TopLevelServer")
     }
 
     var lines: [String] { output.lines }

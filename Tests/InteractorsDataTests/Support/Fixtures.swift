@@ -7,12 +7,7 @@ import Foundation
 /// server in the test sources.
 enum Fixtures {
     static var dataStoreExecutable: URL {
-        #if os(macOS)
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            return bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("DataStoreFixture")
-        }
-        #endif
-        return Bundle.main.bundleURL.appendingPathComponent("DataStoreFixture")
+        executableBuiltWithTheTests(named: "DataStoreFixture")
     }
 
     static var restServerScript: URL {

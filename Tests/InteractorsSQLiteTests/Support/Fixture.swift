@@ -6,12 +6,7 @@ import Foundation
 /// The SQLiteStoreFixture executable, built next to the tests: a second process on the same database file.
 enum SQLiteFixture {
     static var executable: URL {
-        #if os(macOS)
-        if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
-            return bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("SQLiteStoreFixture")
-        }
-        #endif
-        return Bundle.main.bundleURL.appendingPathComponent("SQLiteStoreFixture")
+        executableBuiltWithTheTests(named: "SQLiteStoreFixture")
     }
 
     /// Starts the fixture with `arguments`.

@@ -1,5 +1,5 @@
 #if (canImport(UIKit) && !os(watchOS)) || (canImport(AppKit) && !targetEnvironment(macCatalyst))
-public import Foundation
+import Foundation
 
 /// Forwarding of the application's lifecycle notifications to a `ServiceRegistry`, made by
 /// ``Interactors/ServiceRegistry/observeApplicationNotifications(from:onFailure:)``.

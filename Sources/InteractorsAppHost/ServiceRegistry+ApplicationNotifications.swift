@@ -48,10 +48,18 @@ extension ServiceRegistry {
         let tokens = Self.applicationNotifications.map { name, notification in
             // Queue `.main`: the center calls the block on the main thread, so on the main actor.
             center.addObserver(forName: name, object: nil, queue: .main) { [self] posted in
-                MainActor.assumeIsolated { follow(notification(posted), report: report) }
+                let posted = OnTheMainThread(notification: posted)
+                MainActor.assumeIsolated { follow(notification(posted.notification), report: report) }
             }
         }
         return ApplicationNotificationObservation(center: center, tokens: tokens)
     }
+}
+
+/// A notification that the center handed to a block on the main queue, read on the main actor there.
+/// `@unchecked Sendable`: it never leaves the main thread, and is read before the block returns (a `Notification`
+/// holds a user info of `Any` values, so it is not `Sendable` itself).
+private struct OnTheMainThread: @unchecked Sendable {
+    let notification: Notification
 }
 #endif

@@ -13,14 +13,10 @@ open class NSResponder {
     public nonisolated init() {}
 }
 
-#if MAC_CATALYST
-@available(*, unavailable, message: "NSApplication is unavailable in Mac Catalyst")
+/// The application object, under its SDK name below (a type alias, so that Mac Catalyst's can be unavailable).
 @MainActor
-open class NSApplication: NSResponder {}
-#else
-@MainActor
-open class NSApplication: NSResponder {
-    open class var shared: NSApplication { fatalError("a stand-in for type-checking only") }
+open class _NSApplication: NSResponder {
+    open class var shared: _NSApplication { fatalError("a stand-in for type-checking only") }
     open var isHidden: Bool { fatalError("a stand-in for type-checking only") }
 
     public static let didFinishLaunchingNotification = Notification.Name("NSApplicationDidFinishLaunchingNotification")
@@ -30,4 +26,10 @@ open class NSApplication: NSResponder {
     public static let willUnhideNotification = Notification.Name("NSApplicationWillUnhideNotification")
     public static let willTerminateNotification = Notification.Name("NSApplicationWillTerminateNotification")
 }
+
+#if MAC_CATALYST
+@available(*, unavailable, message: "NSApplication is unavailable in Mac Catalyst")
+public typealias NSApplication = _NSApplication
+#else
+public typealias NSApplication = _NSApplication
 #endif

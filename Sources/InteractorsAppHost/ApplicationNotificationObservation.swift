@@ -2,7 +2,7 @@
 import Foundation
 
 /// Forwarding of the application's lifecycle notifications to a `ServiceRegistry`, made by
-/// ``Interactors/ServiceRegistry/observeApplicationNotifications(from:onFailure:)``.
+/// `ServiceRegistry.observeApplicationNotifications(from:onFailure:)`.
 @MainActor
 public final class ApplicationNotificationObservation {
     private let center: NotificationCenter

@@ -63,7 +63,7 @@ final class DeadlineTimer: Sendable {
     private init() {
         // At the main thread's QoS on Darwin: the first `timeout(after:)` may be made on a background thread, and
         // every later timeout would inherit its priority.
-        PlatformThread.detach(atMainQoS: true) { [self] in run() }
+        PlatformThread.detach(name: "ix.timer", atMainQoS: true) { [self] in run() }
     }
 
     /// Has the timer's thread call `entry.expire()` once `deadline` has passed, unless `entry` is cancelled first.

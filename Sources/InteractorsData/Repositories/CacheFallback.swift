@@ -29,11 +29,8 @@ extension CacheRepository {
 
     /// The default report of a cache failure: one line on standard error.
     @Sendable public static func reportToStandardError(_ error: DataError) {
-        FileHandle.standardError.write(
-            Data(
-                "InteractorsData: CacheRepository<\(Value.self)>: the cache failed; the main source's answer stands: \(error)\n"
-                    .utf8
-            )
+        writeToStandardError(
+            "InteractorsData: CacheRepository<\(Value.self)>: the cache failed; the main source's answer stands: \(error)"
         )
     }
 }

@@ -16,8 +16,10 @@ public import FoundationNetworking
 /// - A status outside 200...299 fails the response with ``HTTPError``: status, headers, body, and the request the
 ///   server answered.
 /// - A body the endpoint cannot decode (an empty one included) fails it with ``DataError/Code/mappingFailed``,
-///   quoting the start of the body. Decoding runs off the session's delegate queue, so a slow decode never
-///   delays other requests of the client.
+///   quoting the start of the body. Decoding runs on the library's own threads (`ix.http.decode`, at most
+///   four, shared by every client), off the session's delegate queue and off Dispatch's global pool, so a slow
+///   decode never delays other requests' answers, and an app whose blocking work fills the pool still gets its
+///   answers decoded.
 /// - Transport failures come through as they are (a `URLError`: no connection, a timeout).
 /// - Redirects are followed by the client itself (``Redirects-swift.struct``), as RFC 9110 §15.4 says: 307 and
 ///   308 resend the same method, body and headers; 301 and 302 turn a POST into a GET without a body, and 303
@@ -108,8 +110,7 @@ public final class HTTPClient: Sendable {
         let request = self.request(for: endpoint)
         return retry.send(endpoint.method) { [self] in
             exchange(request, sends: 1).flatMap { data, response in
-                // Off the session's delegate queue, where the answer arrived: other requests' answers go on arriving.
-                Response(on: DispatchQueue.global()) { try Self.decode(data, response, for: request, with: endpoint) }
+                Self.decoded(data, response, for: request, with: endpoint)
             }
         }
     }
@@ -221,6 +222,26 @@ public final class HTTPClient: Sendable {
 
     // MARK: Decoding
 
+    /// The threads that decode answers: off the session's delegate queue, where the answer arrived, so other
+    /// requests' answers go on arriving during a slow decode; and off Dispatch's global pool, which the app's own
+    /// blocking work can fill. Started on demand, shared by every client, never one per request.
+    static let decoders = WorkerPool(name: "ix.http.decode", threads: 4)
+
+    /// A response that decodes `data` on one of the ``decoders`` threads; one cancelled before then never decodes.
+    private static func decoded<Output>(
+        _ data: Data,
+        _ response: HTTPURLResponse,
+        for request: URLRequest,
+        with endpoint: Endpoint<Output>
+    ) -> Response<Output> {
+        Response { resolver in
+            decoders.submit {
+                guard !resolver.isDone else { return }
+                resolver.resolve(Result { try decode(data, response, for: request, with: endpoint) })
+            }
+        }
+    }
+
     private static func decode<Output>(
         _ data: Data,
         _ response: HTTPURLResponse,
@@ -260,11 +281,22 @@ public final class HTTPClient: Sendable {
         error is CancellationError || (error as? URLError)?.code == .cancelled
     }
 
+    /// The client's own session: ephemeral, without a URL cache, delivering on a serial queue of its own.
+    ///
+    /// A session made without a delegate queue delivers its answers on an `OperationQueue` that, in
+    /// FoundationNetworking, runs on Dispatch's global pool: with the pool filled by the app's blocking work, an
+    /// answer the server sent in a millisecond waited 14 s on a 2-core machine. A serial queue is served even then
+    /// (Dispatch starts threads for serial queues as they need them), and delivering only settles the response:
+    /// decoding goes on to ``decoders``.
     private static func makeSession() -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        return URLSession(configuration: configuration)
+        let delivery = OperationQueue()
+        delivery.name = "ix.http.delivery"
+        delivery.maxConcurrentOperationCount = 1
+        delivery.underlyingQueue = DispatchQueue(label: "ix.http.delivery")
+        return URLSession(configuration: configuration, delegate: nil, delegateQueue: delivery)
     }
 }
 

@@ -125,7 +125,8 @@ private func syncAndGoOffline(_ server: LocalServer, _ remote: RESTDataSource<No
 
     try signInAndRetry(server)
 
-    // 5. Offline: the server is gone (each read is tried three times first); the last list stands in, and says where it came from and how old it is.
+    // 5. Offline: the server is gone; once the source's retries are spent, the last list stands in, and says where
+    // it came from and how old it is.
     server.stop()
     print("server stopped")
     let offline = try notes.fetchAll(AllObjectsQuery(), operation: .mainSync).get()
@@ -153,9 +154,11 @@ private func signInAndRetry(_ server: LocalServer) throws {
         apply: { token, request in request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") },
         refresh: { _ in
             refreshes.withLock { $0 += 1 }
-            return login.send(Endpoint<Issued>(method: .post, path: "token") { data, _ in
-                try JSONDecoder().decode(Issued.self, from: data)
-            })
+            return login.send(
+                Endpoint<Issued>(method: .post, path: "token") { data, _ in
+                    try JSONDecoder().decode(Issued.self, from: data)
+                }
+            )
             .map(\.token)
         }
     )

@@ -80,7 +80,9 @@ extension HTTPClient {
         let method = request.httpMethod ?? "GET"
         // RFC 9110 §15.4.2-3: on 301 and 302 a user agent may change a POST to a GET (all browsers do); §15.4.4:
         // on 303 it retrieves the target with a GET (or a HEAD after a HEAD). Every other case resends the method.
-        if ((status == 301 || status == 302) && method == "POST") || (status == 303 && method != "GET" && method != "HEAD") {
+        if ((status == 301 || status == 302) && method == "POST")
+            || (status == 303 && method != "GET" && method != "HEAD")
+        {
             next.httpMethod = "GET"
             next.httpBody = nil
         }

@@ -209,7 +209,9 @@ import FoundationNetworking
         #expect(!error.description.contains("s3cret"))
         #expect(error.localizedDescription == error.description)
         let keyed = HTTPClient(baseURL: URL(string: "http://user:pw@127.0.0.1:1/v1?key=s3cret")!)
-        let unsupported = try #require(RESTDataSource<Note>(client: keyed, path: "notes").get(TextSearchQuery(term: "a")).dataError)
+        let unsupported = try #require(
+            RESTDataSource<Note>(client: keyed, path: "notes").get(TextSearchQuery(term: "a")).dataError
+        )
         #expect(unsupported.message.contains("at http://127.0.0.1:1/v1/notes?key=…"))
         #expect(!unsupported.description.contains("s3cret") && !unsupported.description.contains("pw"))
     }

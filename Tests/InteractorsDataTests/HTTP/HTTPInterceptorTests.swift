@@ -155,7 +155,8 @@ import FoundationNetworking
     @Test(arguments: [3, 0, 1])
     func aCallSendsAtMostOnePlusMaxRetriesTimes(maxRetries: Int) throws {
         let always = AlwaysAgain()
-        let client = maxRetries == 3
+        let client =
+            maxRetries == 3
             ? HTTPClient(baseURL: server.baseURL, interceptors: [always])  // the default
             : HTTPClient(baseURL: server.baseURL, interceptors: [always], maxRetries: maxRetries)
         let error = try #require(client.send(.get("private", as: Echo.self)).error as? HTTPError)

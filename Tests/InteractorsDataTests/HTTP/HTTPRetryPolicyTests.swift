@@ -142,7 +142,9 @@ import FoundationNetworking
 
     @Test func retryAfterInThePastSendsAgainAtOnce() throws {
         let policy = HTTPRetryPolicy(times: 1, delay: .seconds(3600))
-        let pastDates = [Self.httpDate(secondsFromNow: -60), "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994"]
+        let pastDates = [
+            Self.httpDate(secondsFromNow: -60), "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",
+        ]
         for (index, past) in pastDates.enumerated() {
             try client.send(endpoint(.get, "flaky/1/\(index)", ["retry_after": past]), retry: policy)
                 .get(timeout: .seconds(60))

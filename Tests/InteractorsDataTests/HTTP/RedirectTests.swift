@@ -167,7 +167,10 @@ import FoundationNetworking
         let adding = Adding()
         let client = HTTPClient(baseURL: server.baseURL, headers: Self.appHeaders, interceptors: [adding])
         let back = server.baseURL.appendingPathComponent("echo/back")
-        var away = URLComponents(url: other.localhostURL.appendingPathComponent("redirect/307"), resolvingAgainstBaseURL: false)!
+        var away = URLComponents(
+            url: other.localhostURL.appendingPathComponent("redirect/307"),
+            resolvingAgainstBaseURL: false
+        )!
         away.queryItems = [URLQueryItem(name: "to", value: back.absoluteString)]
 
         let echo = try client.send(redirected(307, .put, body: "b", target: away.url!)).get()

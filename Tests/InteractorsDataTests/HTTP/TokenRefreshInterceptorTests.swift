@@ -88,7 +88,10 @@ import FoundationNetworking
     @Test func twentyConcurrentRefusalsCauseOneRefreshAndEachCallIsSentOnceMore() throws {
         _ = try RESTDataSource<Note>(client: tokens, path: "notes").put(ada).get()
         let auth = interceptor(holds: [1])
-        let notes = RESTDataSource<Note>(client: HTTPClient(baseURL: server.baseURL, interceptors: [auth]), path: "auth/notes")
+        let notes = RESTDataSource<Note>(
+            client: HTTPClient(baseURL: server.baseURL, interceptors: [auth]),
+            path: "auth/notes"
+        )
 
         let calls = (0..<20).map { _ in notes.getAll(AllObjectsQuery()) }
         for call in calls {
@@ -235,7 +238,10 @@ import FoundationNetworking
     @Test func fiftyConcurrentCallsFromManyThreadsShareOneRefresh() throws {
         _ = try RESTDataSource<Note>(client: tokens, path: "notes").put(ada).get()
         let auth = interceptor(holds: [1])
-        let notes = RESTDataSource<Note>(client: HTTPClient(baseURL: server.baseURL, interceptors: [auth]), path: "auth/notes")
+        let notes = RESTDataSource<Note>(
+            client: HTTPClient(baseURL: server.baseURL, interceptors: [auth]),
+            path: "auth/notes"
+        )
         let calls = LockedBox([Response<[Note]>]())
         let seen = LockedBox(Set<String>())
         DispatchQueue.concurrentPerform(iterations: 50) { _ in

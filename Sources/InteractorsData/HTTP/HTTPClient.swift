@@ -292,11 +292,20 @@ public final class HTTPClient: Sendable {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        let delivery = OperationQueue()
-        delivery.name = "ix.http.delivery"
-        delivery.maxConcurrentOperationCount = 1
-        delivery.underlyingQueue = DispatchQueue(label: "ix.http.delivery")
-        return URLSession(configuration: configuration, delegate: nil, delegateQueue: delivery)
+        return URLSession(configuration: configuration, delegate: nil, delegateQueue: DeliveryQueue())
+    }
+}
+
+/// An operation queue that runs its operations, one at a time, on a serial queue it keeps alive: FoundationNetworking
+/// holds `underlyingQueue` unowned, and the session holds its delegate queue as long as it may deliver.
+private final class DeliveryQueue: OperationQueue, @unchecked Sendable {
+    private let serial = DispatchQueue(label: "ix.http.delivery")
+
+    override init() {
+        super.init()
+        name = "ix.http.delivery"
+        maxConcurrentOperationCount = 1
+        underlyingQueue = serial
     }
 }
 

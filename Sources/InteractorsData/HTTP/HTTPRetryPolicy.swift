@@ -25,8 +25,8 @@ import FoundationNetworking
 ///   `Retry-After` says how long (seconds, or an HTTP date: the time until it, zero if past), that wait replaces
 ///   the computed one, without jitter; one longer than `maxDelay` fails the call at once with that
 ///   ``HTTPError``, and without a `maxDelay` it is always waited. Other statuses' `Retry-After` is ignored.
-/// - **Where it waits**: on `clock` when one is given (a test passes the test kit's `TestClock`), otherwise on
-///   the library's timer.
+/// - **Where it waits**: on `clock` when one is given (a test passes the test kit's `TestClock`), otherwise where
+///   `Response.delay(by:)` without a clock waits.
 ///
 /// The policy lives inside the source it is given to, so a ``CacheRepository`` over that source sees only the
 /// last failure: the cache stands in once the retries are spent, not after the first one. Each send has its
@@ -46,7 +46,7 @@ public struct HTTPRetryPolicy: Sendable {
     public let maxDelay: Duration?
     /// How far each computed wait is spread at random: 0.2 waits between 80% and 120% of it.
     public let jitter: Double
-    /// The clock the waits sleep on; `nil` for the library's timer.
+    /// The clock the waits sleep on; `nil` to wait as `Response.delay(by:)` does without one.
     public let clock: (any Clock<Duration>)?
     /// Which failures are retried (a POST's or a PATCH's only among those that never reached the server).
     public let shouldRetry: @Sendable (any Error) -> Bool

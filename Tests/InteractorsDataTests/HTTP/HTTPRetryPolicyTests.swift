@@ -230,6 +230,8 @@ import FoundationNetworking
 
     // MARK: Misuse
 
+    // Exit tests exist on macOS and Linux (not on iOS, tvOS, watchOS, visionOS).
+    #if compiler(>=6.2) && (os(macOS) || os(Linux))
     @Test func backoffBelowOneStopsWithAClearMessage() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = HTTPRetryPolicy(times: 1, backoff: 0.5)
@@ -245,6 +247,7 @@ import FoundationNetworking
         let message = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
         #expect(message.contains("HTTPRetryPolicy: jitter is 1.5; it must be in 0...1"))
     }
+    #endif
 
     /// An IMF-fixdate `seconds` from now: `Sun, 06 Nov 1994 08:49:37 GMT`.
     static func httpDate(secondsFromNow seconds: Double) -> String {

@@ -87,7 +87,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "SQLiteStoreFixture",
-            dependencies: ["Interactors", "InteractorsData", "InteractorsSQLite", "DataTestSupport"],
+            dependencies: ["Interactors", "InteractorsData", "InteractorsSQLite", "DataTestSupport", "TestThreads"],
             path: "Tests/SQLiteStoreFixture"
         ),
         .testTarget(

@@ -17,9 +17,22 @@ extension SQLiteDatabase {
         }
         let writer = self.writer!
         let workers = self.workers
-        return Response(on: writer) { try body(writer.connection) }.flatMap { rows in
-            Response(on: workers) { try decode(rows) }
+        guard !writer.isCurrent else {
+            // From the writer itself (a write body that reads): work a caller blocked on the writer runs in its
+            // place, then decoded on a reader thread.
+            return Response(on: writer) { try body(writer.connection) }.flatMap { rows in
+                Response(on: workers) { try decode(rows) }
+            }
         }
+        // Settled by the reader thread that decoded, never on the writer, where a handler run as it settles could
+        // wait for a write that only the writer would run.
+        let (response, resolver) = Response<T>.makePending()
+        writer.schedule {
+            guard !resolver.isCancelled else { return }
+            let rows = Result { () throws(DataError) in try body(writer.connection) }
+            workers.schedule { resolver.resolve(rows.flatMap { rows in Result { () throws(DataError) in try decode(rows) } }) }
+        }
+        return response
     }
 
     /// Reads and decodes as ``read(_:decode:)`` does, for an observer: hands the answer to `then`, on the reader

@@ -223,4 +223,15 @@ public final class SQLiteDatabase: Sendable {
     static func readOnlyError(_ location: String, _ operation: String) -> DataError {
         .misuse("\(operation) failed: \(location) is read-only (opened with readOnly: true); nothing was written")
     }
+
+    // MARK: Testing
+
+    /// For the package's tests of a full disk: lets the writer's connection grow the file by `pages` pages at most
+    /// (`PRAGMA max_page_count`, a setting of that connection alone), past which SQLite answers `SQLITE_FULL`.
+    package func limitPagesForTesting(grantingMore pages: Int) throws(DataError) {
+        try writer?.runNow { connection throws(DataError) in
+            let current = Int(try connection.text("PRAGMA page_count") ?? "") ?? 0
+            try connection.execute("PRAGMA max_page_count = \(current + pages)")
+        }
+    }
 }

@@ -69,13 +69,15 @@ final class SQLiteReaderPool: Sendable {
 
     private func checkIn(_ reader: Reader) {
         let surplus: Reader? = idle.withLock { idle in
-            guard let count = idle?.count, count < idleLimit, reader.generation == file.generation else {
+            guard let count = idle?.count, count < idleLimit, reader.generation == file.generation, file.lost == nil
+            else {
                 return reader
             }
             idle?.append(reader)
             return nil
         }
-        // Closed here, outside the lock, if it is one too many, of a file moved aside, or the pool is closed.
+        // Closed here, outside the lock, if it is one too many, of a file moved aside or lost, or the pool is
+        // closed.
         surplus?.connection.closeKeepingLogFiles()
     }
 

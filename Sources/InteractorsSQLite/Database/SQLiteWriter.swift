@@ -41,7 +41,8 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
     /// The write connection, of the file's `generation`.
     private(set) var connection: SQLiteConnection
     private(set) var generation: Int
-    /// Whether the log was folded into the file after the file was found moved or deleted.
+    /// Whether the log was folded into the file after the file was found moved or deleted, and the connection
+    /// closed.
     var hasFoldedLog = false
     /// The error that ended the open transaction, once SQLite rolled it back by itself: every later write of the
     /// body fails with it (rather than run in autocommit mode, committing at once).
@@ -106,8 +107,14 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
     }
 
     private func closeNow() {
-        // A file moved or deleted behind the database's back: the files at its path are not its own any more.
-        if file?.lost != nil { connection.closeKeepingLogFiles() } else { connection.close() }
+        // A file moved or deleted behind the database's back: the log is emptied into the file wherever it went,
+        // and the files at the path, which may be another database's by now, are neither checkpointed nor deleted.
+        if file?.lost != nil {
+            foldLogIntoMovedFile()
+            connection.closeKeepingLogFiles()
+        } else {
+            connection.close()
+        }
         threads.shutDown()
     }
 
@@ -227,11 +234,13 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
     /// Once the file was found moved or deleted: moves what the log holds into the file this connection has open,
     /// wherever it went, and empties the log (`PRAGMA wal_checkpoint(TRUNCATE)`), so that a file moved elsewhere
     /// keeps everything acknowledged before the move, and the log left at the path holds nothing that could be
-    /// read into another file put there later.
+    /// read into another file put there later; then closes the connection, leaving the files at the path, which
+    /// the next database there will use (nothing uses the connection again: every job fails from now on).
     func foldLogIntoMovedFile() {
         guard !hasFoldedLog else { return }
         hasFoldedLog = true
         if connection.isInTransaction { try? connection.run("ROLLBACK") }
         try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        connection.closeKeepingLogFiles()
     }
 }

@@ -41,8 +41,10 @@ extension SQLiteDataSource {
         }
         let delivery = ObservationDelivery<Value>(
             queue: queue,
-            read: { [database] tell in
-                database.readForObserver { connection throws(DataError) in
+            // Weakly: an observation kept after its database and sources were released does not keep the file
+            // open (it hears nothing more).
+            read: { [weak database] tell in
+                database?.readForObserver { connection throws(DataError) in
                     try storage.sql.rows(plan.selection, on: connection)
                 } decode: { rows throws(DataError) in
                     try storage.values(plan, from: rows)

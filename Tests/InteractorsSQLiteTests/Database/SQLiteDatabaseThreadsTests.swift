@@ -74,7 +74,10 @@ import Testing
             let settled = LockedBox<[String]>([])
             let delivered = DispatchSemaphore(value: 0)
             let queue = HeldQueue()
-            for response in [notes.get(IdQuery("ada")).map { _ in () }, notes.put(grace).map { _ in () }] {
+            // Kept until they settle: a response every consumer let go of is cancelled.
+            let responses = [notes.get(IdQuery("ada")).map { _ in () }, notes.put(grace).map { _ in () }]
+            defer { withExtendedLifetime(responses) {} }
+            for response in responses {
                 response.onCompletion(on: .immediate) { _ in
                     settled.withLock { $0.append(Self.currentThreadName) }
                     delivered.signal()

@@ -88,9 +88,10 @@ final class SQLiteConnection: @unchecked Sendable {
     /// (`SQLITE_FCNTL_PERSIST_WAL`): for a connection whose file was moved aside or away, whose close must not
     /// delete, by name, the files now at its path, which belong to another database.
     ///
-    /// The checkpoint a last connection makes on closing still runs, into the file this connection has open
-    /// wherever it now is. (`SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE` would skip it too, but `sqlite3_db_config` is a C
-    /// variadic function, which Swift cannot call.)
+    /// Nor is the log checkpointed into the file: SQLite skips the checkpoint a last connection makes on closing
+    /// when its file is no longer the one at its path (its close checks `SQLITE_FCNTL_HAS_MOVED`), which is
+    /// always so here, since the database renames a damaged file before closing its connections. (Swift cannot
+    /// call `sqlite3_db_config`, a C variadic function, to set `SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`.)
     func closeKeepingLogFiles() {
         guard !isClosed else { return }
         var persist: Int32 = 1

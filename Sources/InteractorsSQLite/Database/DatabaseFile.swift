@@ -58,9 +58,9 @@ final class DatabaseFile: Sendable {
     // MARK: Opening connections
 
     /// Opens a connection with `access` in the current generation. The writer's (`.create`, `.write`) keeps the
-    /// file in WAL mode, switching a file in another journal mode to it; a connection that does not create the file
-    /// and finds none at the path finds it moved or deleted (see ``standing(of:openedIn:)``). A file damaged at open is moved aside first when
-    /// ``ifCorrupt`` says so; else the open fails with `corruptStore`.
+    /// file in WAL mode, switching a file in another journal mode to it; a connection that does not create the
+    /// file and finds none at the path finds it moved or deleted (see ``standing(of:openedIn:)``). A file damaged
+    /// at open is moved aside first when ``ifCorrupt`` says so; else the open fails with `corruptStore`.
     func open(_ access: SQLiteConnection.Access) throws(DataError) -> (SQLiteConnection, generation: Int) {
         var movedAside = false
         while true {

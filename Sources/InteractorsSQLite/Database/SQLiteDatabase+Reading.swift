@@ -30,7 +30,9 @@ extension SQLiteDatabase {
         writer.schedule {
             guard !resolver.isCancelled else { return }
             let rows = Result { () throws(DataError) in try body(writer.connection) }
-            workers.schedule { resolver.resolve(rows.flatMap { rows in Result { () throws(DataError) in try decode(rows) } }) }
+            workers.schedule {
+                resolver.resolve(rows.flatMap { rows in Result { () throws(DataError) in try decode(rows) } })
+            }
         }
         return response
     }

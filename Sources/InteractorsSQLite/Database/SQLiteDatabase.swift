@@ -63,7 +63,8 @@ public final class SQLiteDatabase: Sendable {
     ///     ifCorrupt: .moveAside,
     ///     onCorruption: { logger.error("\($0)") }
     /// )
-    /// let bundled = try SQLiteDatabase(fileURL: Bundle.main.url(forResource: "cities", withExtension: "sqlite")!, readOnly: true)
+    /// let cities = try SQLiteDatabase(fileURL: Bundle.main.url(forResource: "cities", withExtension: "sqlite")!,
+    ///                                 readOnly: true)
     /// ```
     ///
     /// - Parameters:
@@ -131,7 +132,9 @@ public final class SQLiteDatabase: Sendable {
             )
         }
         guard FileManager.default.fileExists(atPath: file.path) else {
-            throw .misuse("cannot open \(file.path) readOnly: there is no file there (a read-only database is never created)")
+            throw .misuse(
+                "cannot open \(file.path) readOnly: there is no file there (a read-only database is never created)"
+            )
         }
     }
 

@@ -1,3 +1,5 @@
+import Interactors
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -5,7 +7,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Interactors
 
 /// Threads a database owns, for one role (its writer, or its readers): a `WorkerPool` of the library's own
 /// threads, never Dispatch's pool, as a `CallbackQueue` that knows whether the calling code runs on it.

@@ -107,10 +107,12 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
     }
 
     private func closeNow() {
-        // A file moved or deleted behind the database's back: the log is emptied into the file wherever it went,
-        // and the files at the path, which may be another database's by now, are neither checkpointed nor deleted.
-        if file?.lost != nil {
+        if let file, file.lost != nil {
+            // Moved or deleted behind the database's back: the log is emptied into the file wherever it went, and
+            // the files at the path, which may be another database's by now, are neither checkpointed nor deleted.
             foldLogIntoMovedFile()
+        } else if let file, file.generation != generation {
+            // Moved aside since this connection opened it: the files at the path are the fresh database's.
             connection.closeKeepingLogFiles()
         } else {
             connection.close()

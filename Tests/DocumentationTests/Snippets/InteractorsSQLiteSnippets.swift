@@ -74,10 +74,15 @@ import Testing
         let cachesURL = FileManager.default.temporaryDirectory.appendingPathComponent("snippets-\(UUID())")
         defer { try? FileManager.default.removeItem(at: cachesURL) }
         try FileManager.default.createDirectory(at: cachesURL, withIntermediateDirectories: true)
-        try Data(String(repeating: "not a database; ", count: 64).utf8).write(to: cachesURL.appendingPathComponent("cache.sqlite"))
+        try Data(String(repeating: "not a database; ", count: 64).utf8).write(
+            to: cachesURL.appendingPathComponent("cache.sqlite")
+        )
 
         let (_, diagnostics) = try withCapturedDiagnostics {
-            let cache = try SQLiteDatabase(fileURL: cachesURL.appendingPathComponent("cache.sqlite"), ifCorrupt: .moveAside)
+            let cache = try SQLiteDatabase(
+                fileURL: cachesURL.appendingPathComponent("cache.sqlite"),
+                ifCorrupt: .moveAside
+            )
             let notes = try SQLiteDataSource<Note>(database: cache, table: "notes")
             #expect(try notes.getAll(AllObjectsQuery()).get().isEmpty)
         }
@@ -95,7 +100,8 @@ import Testing
         let bundledCitiesURL = directory.appendingPathComponent("cities.sqlite")
         do {  // what a build step ships
             let database = try SQLiteDatabase(fileURL: bundledCitiesURL)
-            _ = try SQLiteDataSource<City>(database: database, table: "cities").put(City(id: "ber", name: "Berlin")).get()
+            _ = try SQLiteDataSource<City>(database: database, table: "cities").put(City(id: "ber", name: "Berlin"))
+                .get()
         }
 
         let cities = try SQLiteDatabase(fileURL: bundledCitiesURL, readOnly: true)

@@ -103,7 +103,9 @@ import Testing
         #expect(try archive.getAll(AllObjectsQuery()).get() == [alan])
 
         #expect(reports.all.count == 1)
-        let name = try #require(try Self.movedAside("app.sqlite", in: directory).first { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") })
+        let name = try #require(
+            try Self.movedAside("app.sqlite", in: directory).first { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
+        )
         #expect(try Data(contentsOf: directory.file(name)).prefix(4_096) == damaged.prefix(4_096))
         #expect(reports.all.first?.message.contains("moved aside to \(name)") == true)
         // Opened again, the fresh file is what the database now holds.
@@ -123,6 +125,24 @@ import Testing
         #expect(reports.all.count == 1)
     }
 
+    @Test func releasingTheDatabaseAfterAMoveAsideLeavesTheFreshFilesAlone() throws {
+        let directory = try TemporaryDirectory()
+        let url = try Self.fileWithNotes(in: directory)
+        let other: RawSQLite
+        do {
+            let database = try SQLiteDatabase(fileURL: url, ifCorrupt: .moveAside) { _ in }
+            let notes = try SQLiteDataSource<Note>(database: database, table: "notes")
+            _ = try Self.damage(url)
+            #expect(try notes.getAll(AllObjectsQuery()).get().isEmpty)  // a reader moved the file aside
+            // Another connection writes to the fresh file; its commit stays in the log while it is open.
+            other = RawSQLite(url)
+            #expect(other.execute("INSERT INTO notes (id, value, stored_at) VALUES ('theirs', '{}', 0)") == 0)
+        }
+        // The writer's connection, still on the moved file, closed without deleting the fresh file's log.
+        #expect(RawSQLite(url).rows("SELECT id FROM notes") == [["text theirs"]])
+        withExtendedLifetime(other) {}
+    }
+
     @Test func readsMeetingTheDamageAtOnceReportItOnce() throws {
         let directory = try TemporaryDirectory()
         let url = try Self.fileWithNotes(in: directory)
@@ -133,7 +153,10 @@ import Testing
         let reads = (0..<8).map { _ in notes.getAll(AllObjectsQuery()) }
         for read in reads { #expect(try read.get().isEmpty) }
         #expect(reports.all.count == 1)
-        #expect(try Self.movedAside("app.sqlite", in: directory).filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }.count == 1)
+        #expect(
+            try Self.movedAside("app.sqlite", in: directory).filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
+                .count == 1
+        )
     }
 
     @Test func byDefaultALaterOperationFailsSayingTheFileStaysInUse() throws {
@@ -155,7 +178,9 @@ import Testing
     @Test func aReadOnlyDatabaseCannotMoveAside() throws {
         let directory = try TemporaryDirectory()
         let url = try Self.fileWithNotes(in: directory)
-        let error = try #require(throwsDataError { _ = try SQLiteDatabase(fileURL: url, readOnly: true, ifCorrupt: .moveAside) })
+        let error = try #require(
+            throwsDataError { _ = try SQLiteDatabase(fileURL: url, readOnly: true, ifCorrupt: .moveAside) }
+        )
         #expect(error.code == .storageFailed)
         #expect(error.message.contains("readOnly"))
     }

@@ -37,7 +37,8 @@ import Testing
     }
 
     /// Runs the fixture's `mode` on a new database file with `limit`; its output, and the file.
-    private func runFixture(_ mode: String, _ limit: Limit) throws -> (output: [String], file: URL, TemporaryDirectory) {
+    private func runFixture(_ mode: String, _ limit: Limit) throws -> (output: [String], file: URL, TemporaryDirectory)
+    {
         let directory = try TemporaryDirectory()
         let url = directory.file("app.sqlite")
         let child = try SQLiteFixture.start([mode, url.path] + limit.arguments)

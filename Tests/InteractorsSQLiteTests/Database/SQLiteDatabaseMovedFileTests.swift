@@ -97,7 +97,9 @@ import Testing
             #expect(notes.put(grace).dataError?.message.contains(Self.movedOrDeleted) == true)
             // A new database at the path, whose last commit is still in its log.
             other = RawSQLite(url)
-            let created = other.execute("PRAGMA journal_mode = WAL; CREATE TABLE theirs (x); INSERT INTO theirs VALUES (1)")
+            let created = other.execute(
+                "PRAGMA journal_mode = WAL; CREATE TABLE theirs (x); INSERT INTO theirs VALUES (1)"
+            )
             #expect(created == 0)
         }
         // Closing the first database's connections deleted none of the files at the path: the log is still read.

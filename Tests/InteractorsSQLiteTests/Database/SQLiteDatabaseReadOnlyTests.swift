@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import DataTestSupport
 import Foundation
 import Interactors
@@ -10,6 +5,12 @@ import InteractorsData
 import InteractorsSQLite
 import TestThreads
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A database opened `readOnly`, as one shipped in an app's bundle: reads work; writes fail saying it is
 /// read-only; nothing is created in or next to the file, whose journal mode stays as it was.
@@ -82,7 +83,11 @@ import Testing
         let refused = database.database.write { transaction in try transaction.put(grace, in: readOnly) }
         #expect(refused.dataError?.message.contains("read-only") == true)
         #expect(try readOnly.getAll(AllObjectsQuery()).get() == [ada])
-        #expect(throwsDataError { _ = try SQLiteDataSource<Note>(database: database.database, table: "none", readOnly: true) }?.code == .storageFailed)
+        #expect(
+            throwsDataError {
+                _ = try SQLiteDataSource<Note>(database: database.database, table: "none", readOnly: true)
+            }?.code == .storageFailed
+        )
     }
 
     @Test func aWritableDatabaseInAnotherJournalModeIsSwitchedToWAL() throws {

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import DataTestSupport
 import Dispatch
 import Foundation
@@ -11,6 +6,12 @@ import InteractorsData
 import InteractorsSQLite
 import TestThreads
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Reads, writes and observers' reads run on threads the database owns, never on Dispatch's global pool: with the
 /// pool saturated by the app's own blocking work they take as long as with it idle; and they are few, not one per
@@ -62,7 +63,10 @@ import Testing
             return times
         }
         for (index, call) in calls.enumerated() {
-            #expect(saturated[index] < idle[index] + Self.allowance, "\(call.0): \(saturated[index]) against \(idle[index])")
+            #expect(
+                saturated[index] < idle[index] + Self.allowance,
+                "\(call.0): \(saturated[index]) against \(idle[index])"
+            )
         }
     }
 
@@ -107,7 +111,9 @@ import Testing
         let directory = try TemporaryDirectory()
         let child = try SQLiteFixture.start(["threads", directory.file("app.sqlite").path])
         defer { child.stop() }
-        let line = try #require(child.waitForLine(guardSeconds: 120) { $0.hasPrefix("threads") || $0.hasPrefix("error") })
+        let line = try #require(
+            child.waitForLine(guardSeconds: 120) { $0.hasPrefix("threads") || $0.hasPrefix("error") }
+        )
         // "threads before <n> after <n> sqlite <n> released <n>"
         let numbers = line.split(separator: " ").compactMap { Int($0) }
         try #require(numbers.count == 4, "\(line)")

@@ -121,7 +121,9 @@ private final class ObservedStore: Sendable {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("InteractorsBenchmarks-observed-\(UUID().uuidString)", isDirectory: true)
         observedDirectory.withLock { $0 = directory.path }
-        atexit { if let path = observedDirectory.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) } }
+        atexit {
+            if let path = observedDirectory.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
+        }
         do {
             let database = try SQLiteDatabase(fileURL: directory.appendingPathComponent("observed.sqlite"))
             notes = try SQLiteDataSource<StoreNote>(database: database, table: "notes")

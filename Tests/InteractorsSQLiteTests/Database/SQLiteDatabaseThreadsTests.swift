@@ -45,14 +45,15 @@ import Darwin
         let database = try kind.make()
         let notes = try database.notes((0..<100).map { Note(id: "\($0)", text: "note \($0)") })
         var counter = 0
+        // Timed waits, as an app's are: a wait with no deadline may run unstarted pool work itself, a timed one never.
         let calls: [(String, () throws -> Void)] = [
-            ("get", { _ = try notes.get(IdQuery("42")).get() }),
-            ("getAll", { _ = try notes.getAll(AllObjectsQuery()).get() }),
+            ("get", { _ = try notes.get(IdQuery("42")).get(timeout: .seconds(20)) }),
+            ("getAll", { _ = try notes.getAll(AllObjectsQuery()).get(timeout: .seconds(20)) }),
             (
                 "put",
                 {
                     counter += 1
-                    _ = try notes.put(Note(id: "put-\(counter)", text: "put")).get()
+                    _ = try notes.put(Note(id: "put-\(counter)", text: "put")).get(timeout: .seconds(20))
                 }
             ),
         ]

@@ -76,25 +76,50 @@ import Darwin
         let database = try kind.make()
         let notes = try database.notes([ada])
         try SaturatedPool.whileSaturated { pool in
+            // The four reader threads held by four observers' handlers, so that the get and the put below cannot
+            // settle before their handlers are added (a handler added after runs on the thread adding it).
+            let entered = DispatchSemaphore(value: 0)
+            let release = DispatchSemaphore(value: 0)
+            let holding = (0..<4).map { _ in
+                let first = LockedBox(true)
+                return notes.observe(AllObjectsQuery(), on: .immediate) { _ in
+                    guard first.withLock({ $0 }) else { return }
+                    first.withLock { $0 = false }
+                    entered.signal()
+                    _ = release.wait(timeout: .now() + 30)
+                }
+            }
+            for _ in 0..<4 { #expect(entered.wait(timeout: .now() + 30) == .success) }
+
             let settled = LockedBox<[String]>([])
             let delivered = DispatchSemaphore(value: 0)
             let queue = HeldQueue()
             // Kept until they settle: a response every consumer let go of is cancelled.
-            let responses = [notes.get(IdQuery("ada")).map { _ in () }, notes.put(grace).map { _ in () }]
+            let responses = [
+                ("get", notes.get(IdQuery("ada")).map { _ in () }), ("put", notes.put(grace).map { _ in () }),
+            ]
             defer { withExtendedLifetime(responses) {} }
-            for response in responses {
-                response.onCompletion(on: .immediate) { _ in
-                    settled.withLock { $0.append(Self.currentThreadName) }
+            for (name, response) in responses {
+                response.onResult(on: .immediate) { result in
+                    let outcome = (try? result.get()) == nil ? "failed" : "succeeded"
+                    settled.withLock { $0.append("\(name) \(outcome) on \(Self.currentThreadName)") }
                     delivered.signal()
                 }
                 response.onCompletion(on: queue) { _ in }
             }
+            #expect(settled.withLock { $0 }.isEmpty)
+            for _ in 0..<4 { release.signal() }
             for _ in 0..<2 { #expect(delivered.wait(timeout: .now() + 10) == .success) }
-            #expect(settled.withLock { $0 } == ["ix.sqlite.read", "ix.sqlite.read"])
+            let threads = settled.withLock { $0 }
+            #expect(
+                threads.count == 2 && threads.allSatisfy { $0.hasSuffix(" succeeded on ix.sqlite.read") },
+                "\(threads)"
+            )
             // The handlers bound for the test's own queue were handed to it.
             #expect(queue.waitForJob())
             #expect(queue.waitForJob())
             queue.runAll()
+            for observation in holding { observation.cancel() }
             // An observer's reads too.
             let heard = Heard<Note>()
             let observation = notes.observe(AllObjectsQuery(), on: .immediate) { heard.append($0) }

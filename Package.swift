@@ -91,7 +91,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "SQLiteStoreFixture",
-            dependencies: ["Interactors", "InteractorsData", "InteractorsSQLite", "DataTestSupport"],
+            dependencies: ["Interactors", "InteractorsData", "InteractorsSQLite", "DataTestSupport", "TestThreads"],
             path: "Tests/SQLiteStoreFixture"
         ),
         // The app host's launch options, read from a notification's user info as Foundation bridges it.

@@ -133,11 +133,16 @@ enum JSONBody {
 
     /// `value` as a JSON response with `status`.
     static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-        let data = try encoder.encode(value)
+        let data = try data(value)
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.contentLength] = String(data.count)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// `value` in JSON.
+    static func data(_ value: some Encodable) throws -> Data {
+        try encoder.encode(value)
     }
 
     /// `buffer` decoded as `T`; a 400 ``APIError`` saying why when it does not decode.

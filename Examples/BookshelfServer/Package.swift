@@ -45,10 +45,13 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // A one-request HTTP/1.1 client on a blocking socket, for the load tool's checks and the tests.
+        .target(name: "BookshelfHTTPClient"),
         // The load generator: keep-alive HTTP/1.1 connections to 127.0.0.1 only, bounded in time and count.
         .executableTarget(
             name: "BookshelfLoad",
             dependencies: [
+                "BookshelfHTTPClient",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -60,12 +63,15 @@ let package = Package(
             name: "BookshelfAppTests",
             dependencies: [
                 "BookshelfApp",
+                "BookshelfHTTPClient",
                 .product(name: "Interactors", package: "Interactors"),
+                .product(name: "InteractorsTestKit", package: "Interactors"),
                 .product(name: "InteractorsData", package: "Interactors"),
                 .product(name: "InteractorsSQLite", package: "Interactors"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
     ],

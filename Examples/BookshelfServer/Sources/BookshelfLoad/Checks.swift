@@ -1,3 +1,4 @@
+import BookshelfHTTPClient
 import Foundation
 
 /// One check's outcome, printed as `PASS name: detail` or `FAIL name: detail`.

@@ -101,3 +101,25 @@ struct Comparison {
         return 10 * magnitude
     }
 }
+
+extension LoadResult {
+    /// The mean of the runs in `files` (a comma-separated list): requests and seconds added up, the percentiles'
+    /// means.
+    static func mean(of files: String) throws -> LoadResult {
+        let runs = try files.split(separator: ",").map { file in
+            try JSONDecoder().decode(LoadResult.self, from: Data(contentsOf: URL(fileURLWithPath: String(file))))
+        }
+        guard var mean = runs.first else { throw LoadError("no result files in '\(files)'") }
+        let count = Double(runs.count)
+        func average(_ value: KeyPath<LoadResult, Double>) -> Double { runs.map { $0[keyPath: value] }.reduce(0, +) / count }
+        mean.requests = runs.map(\.requests).reduce(0, +)
+        mean.seconds = runs.map(\.seconds).reduce(0, +)
+        mean.throughput = Double(mean.requests) / mean.seconds
+        mean.p50 = average(\.p50)
+        mean.p90 = average(\.p90)
+        mean.p99 = average(\.p99)
+        mean.p999 = average(\.p999)
+        mean.max = runs.map(\.max).max() ?? 0
+        return mean
+    }
+}

@@ -1,3 +1,4 @@
+import BookshelfHTTPClient
 import Foundation
 import NIOCore
 import NIOPosix
@@ -8,7 +9,7 @@ import NIOPosix
 //       [--mix 80/15/5] [--seed S] [--seed-books] [--partition-ids] [--acked FILE] [--json FILE] [--label NAME]
 //   BookshelfLoad verify --port P --acked FILE
 //   BookshelfLoad probe --port P
-//   BookshelfLoad report --plain FILE --library FILE [--svg FILE] [--markdown]
+//   BookshelfLoad report --plain FILE[,FILE…] --library FILE[,FILE…] [--svg FILE] [--markdown]
 //
 // `verify`, `probe` and `report` print one `PASS`/`FAIL` line per check and exit 1 if any failed.
 
@@ -65,11 +66,7 @@ do {
     case "report":
         guard let plainFile = option("--plain", in: arguments), let libraryFile = option("--library", in: arguments)
         else { throw LoadError("report needs --plain FILE and --library FILE") }
-        let decoder = JSONDecoder()
-        let comparison = Comparison(
-            plain: try decoder.decode(LoadResult.self, from: Data(contentsOf: URL(fileURLWithPath: plainFile))),
-            library: try decoder.decode(LoadResult.self, from: Data(contentsOf: URL(fileURLWithPath: libraryFile)))
-        )
+        let comparison = Comparison(plain: try LoadResult.mean(of: plainFile), library: try LoadResult.mean(of: libraryFile))
         if arguments.contains("--markdown") { print(comparison.markdown) }
         if let svg = option("--svg", in: arguments) { try comparison.svg.write(toFile: svg, atomically: true, encoding: .utf8) }
         exit(printChecks(comparison.checks))

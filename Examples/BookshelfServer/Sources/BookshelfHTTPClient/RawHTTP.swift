@@ -13,21 +13,27 @@ private let noSignal: Int32 = 0
 /// A one-request HTTP/1.1 client on a blocking socket, for the checks that need bytes exactly as written (an id
 /// with `%00`, a 1 MiB body, a path of 100 KiB) and a whole answer read to the end: `Connection: close`, then read
 /// until the server closes.
-enum RawHTTP {
-    struct Answer {
-        var status: Int
-        var headers: [(String, String)]
-        var body: [UInt8]
+public enum RawHTTP {
+    /// An answer read whole.
+    public struct Answer: Sendable {
+        /// The status code.
+        public var status: Int
+        /// The header fields, in order.
+        public var headers: [(String, String)]
+        /// The body.
+        public var body: [UInt8]
 
-        var bodyText: String { String(decoding: body, as: UTF8.self) }
-        func header(_ name: String) -> String? {
+        /// The body as UTF-8 text.
+        public var bodyText: String { String(decoding: body, as: UTF8.self) }
+        /// The first field named `name`, whatever its case.
+        public func header(_ name: String) -> String? {
             headers.first { $0.0.lowercased() == name.lowercased() }?.1
         }
     }
 
     /// Sends `method path` with `body` to 127.0.0.1:`port` and reads the answer; throws when the connection fails
     /// or the answer is not HTTP. Gives up after `timeout` seconds without a byte.
-    static func request(
+    public static func request(
         port: Int,
         method: String,
         path: String,
@@ -53,20 +59,20 @@ enum RawHTTP {
             } else if count == 0 || errno == ECONNRESET {
                 break
             } else if errno != EINTR {
-                throw LoadError("reading the answer to \(method) \(path.prefix(60)) failed: errno \(errno)")
+                throw RawHTTPError("reading the answer to \(method) \(path.prefix(60)) failed: errno \(errno)")
             }
         }
         return try parse(received, for: "\(method) \(path.prefix(60))")
     }
 
     /// A connected socket to 127.0.0.1:`port`, with a receive timeout.
-    static func connect(port: Int, timeout: Int) throws -> Int32 {
+    public static func connect(port: Int, timeout: Int) throws -> Int32 {
         #if canImport(Glibc)
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
         let socket = Darwin.socket(AF_INET, SOCK_STREAM, 0)
         #endif
-        guard socket >= 0 else { throw LoadError("socket() failed: errno \(errno)") }
+        guard socket >= 0 else { throw RawHTTPError("socket() failed: errno \(errno)") }
         var time = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
@@ -85,9 +91,14 @@ enum RawHTTP {
         guard connected == 0 else {
             let error = errno
             close(socket)
-            throw LoadError(error == ECONNREFUSED ? "connection refused" : "connect() failed: errno \(error)")
+            throw RawHTTPError(error == ECONNREFUSED ? "connection refused" : "connect() failed: errno \(error)")
         }
         return socket
+    }
+
+    /// Writes the head of `method path` (no body) on `socket`, leaving the connection open.
+    public static func writeRequest(_ socket: Int32, method: String, path: String) throws {
+        try send(socket, Array("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
     }
 
     private static func send(_ socket: Int32, _ bytes: [UInt8]) throws {
@@ -98,7 +109,7 @@ enum RawHTTP {
                 // The server may answer (413) and close before reading everything: read its answer then.
                 if errno == EPIPE || errno == ECONNRESET { return }
                 if errno == EINTR { continue }
-                throw LoadError("sending failed: errno \(errno)")
+                throw RawHTTPError("sending failed: errno \(errno)")
             }
             offset += sent
         }
@@ -107,12 +118,12 @@ enum RawHTTP {
     private static func parse(_ bytes: [UInt8], for request: String) throws -> Answer {
         let separator: [UInt8] = [13, 10, 13, 10]
         guard let end = (0..<max(0, bytes.count - 3)).first(where: { Array(bytes[$0..<$0 + 4]) == separator }) else {
-            throw LoadError("the answer to \(request) has no complete head (\(bytes.count) bytes)")
+            throw RawHTTPError("the answer to \(request) has no complete head (\(bytes.count) bytes)")
         }
         let lines = String(decoding: bytes[0..<end], as: UTF8.self).components(separatedBy: "\r\n")
         let statusParts = lines[0].split(separator: " ")
         guard statusParts.count >= 2, let status = Int(statusParts[1]) else {
-            throw LoadError("the answer to \(request) starts '\(lines[0])'")
+            throw RawHTTPError("the answer to \(request) starts '\(lines[0])'")
         }
         let headers = lines.dropFirst().compactMap { line -> (String, String)? in
             guard let colon = line.firstIndex(of: ":") else { return nil }
@@ -120,9 +131,17 @@ enum RawHTTP {
         }
         var answer = Answer(status: status, headers: headers, body: Array(bytes[(end + 4)...]))
         if let length = answer.header("Content-Length").flatMap(Int.init), length != answer.body.count {
-            throw LoadError("the answer to \(request) is truncated: \(answer.body.count) of \(length) bytes")
+            throw RawHTTPError("the answer to \(request) is truncated: \(answer.body.count) of \(length) bytes")
         }
         answer.body = Array(answer.body)
         return answer
     }
+}
+
+/// A connection that failed, or an answer that is not whole HTTP.
+public struct RawHTTPError: Error, CustomStringConvertible {
+    /// What went wrong.
+    public let description: String
+    /// An error saying `description`.
+    public init(_ description: String) { self.description = description }
 }

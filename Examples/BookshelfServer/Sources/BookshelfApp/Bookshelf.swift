@@ -100,7 +100,9 @@ public final class Bookshelf: Sendable {
         let host = configuration.host
         var application = Application(
             router: router,
-            server: .http1(configuration: .init(additionalChannelHandlers: [MalformedRequestHandler(), ClientDisconnectHandler()])),
+            server: .http1(
+                configuration: .init(additionalChannelHandlers: [MalformedRequestHandler(), ClientDisconnectHandler()])
+            ),
             configuration: .init(address: .hostname(host, port: configuration.port), serverName: nil),
             services: [registryService],
             onServerRunning: { channel in onListening(host, channel.localAddress?.port ?? configuration.port) },

@@ -55,7 +55,11 @@ func verifyAcknowledgedPuts(port: Int, ackedFile: String) throws -> Check {
         + "body, \(missing.count) missing, \(different.count) different"
         + (missing.isEmpty ? "" : " (missing: \(missing.prefix(5).joined(separator: ", ")))")
         + (different.isEmpty ? "" : " (different: \(different.prefix(5).joined(separator: "; ")))")
-    return Check(name: "acknowledged puts survive", passed: acknowledged > 0 && missing.isEmpty && different.isEmpty, detail: detail)
+    return Check(
+        name: "acknowledged puts survive",
+        passed: acknowledged > 0 && missing.isEmpty && different.isEmpty,
+        detail: detail
+    )
 }
 
 // MARK: - Bad input
@@ -71,7 +75,8 @@ func probeBadInput(port: Int) throws -> [Check] {
     }
     let before = try count()
     let book = #"{"id":"probe","title":"T","author":"A"}"#
-    let mebibyte = Array(#"{"id":"probe","title":""#.utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20)
+    let mebibyte =
+        Array(#"{"id":"probe","title":""#.utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20)
         + Array(#"","author":"A"}"#.utf8)
     let cases: [(name: String, method: String, path: String, body: [UInt8])] = [
         ("a body that is not JSON", "PUT", "/books/probe", Array("not json at all".utf8)),
@@ -81,7 +86,10 @@ func probeBadInput(port: Int) throws -> [Check] {
         ("an id with an encoded '/'", "PUT", "/books/a%2Fb", Array(#"{"id":"a/b","title":"T","author":"A"}"#.utf8)),
         ("an id with '/' (GET)", "GET", "/books/a/b", []),
         ("the id '..'", "PUT", "/books/%2E%2E", Array(#"{"id":"..","title":"T","author":"A"}"#.utf8)),
-        ("an id with %00", "PUT", "/books/a%00b", Array("{\"id\":\"a\\u0000b\",\"title\":\"T\",\"author\":\"A\"}".utf8)),
+        (
+            "an id with %00", "PUT", "/books/a%00b",
+            Array("{\"id\":\"a\\u0000b\",\"title\":\"T\",\"author\":\"A\"}".utf8)
+        ),
         ("a malformed escape", "GET", "/books/%zz", []),
         ("a 16 KiB id", "GET", "/books/" + String(repeating: "x", count: 16 * 1024), []),
         ("a 100 KiB path", "GET", "/books/" + String(repeating: "y", count: 100 * 1024), []),
@@ -101,8 +109,20 @@ func probeBadInput(port: Int) throws -> [Check] {
         }
     }
     let health = try RawHTTP.request(port: port, method: "GET", path: "/health")
-    checks.append(Check(name: "bad input: the server keeps serving", passed: health.status == 200, detail: "GET /health \(health.status)"))
+    checks.append(
+        Check(
+            name: "bad input: the server keeps serving",
+            passed: health.status == 200,
+            detail: "GET /health \(health.status)"
+        )
+    )
     let after = try count()
-    checks.append(Check(name: "bad input: nothing is written", passed: after == before, detail: "\(before) books before, \(after) after"))
+    checks.append(
+        Check(
+            name: "bad input: nothing is written",
+            passed: after == before,
+            detail: "\(before) books before, \(after) after"
+        )
+    )
     return checks
 }

@@ -34,7 +34,12 @@ struct Comparison {
             Check(
                 name: "library throughput ≥ \(Self.throughputTarget)× plain",
                 passed: throughputRatio >= Self.throughputTarget,
-                detail: String(format: "%.0f vs %.0f req/s = %.3f×", library.throughput, plain.throughput, throughputRatio)
+                detail: String(
+                    format: "%.0f vs %.0f req/s = %.3f×",
+                    library.throughput,
+                    plain.throughput,
+                    throughputRatio
+                )
             ),
             Check(
                 name: "library p99 ≤ \(Self.p99Target)× plain",
@@ -66,13 +71,17 @@ struct Comparison {
 
             """
         svg += "<rect x=\"\(left)\" y=\"30\" width=\"10\" height=\"10\" fill=\"\(colors.plain)\"/>"
-        svg += "<text x=\"\(left + 14)\" y=\"39\" font-size=\"11\">plain (\(String(format: "%.0f", plain.throughput)) req/s)</text>\n"
+        svg +=
+            "<text x=\"\(left + 14)\" y=\"39\" font-size=\"11\">plain (\(String(format: "%.0f", plain.throughput)) req/s)</text>\n"
         svg += "<rect x=\"\(left + 200)\" y=\"30\" width=\"10\" height=\"10\" fill=\"\(colors.library)\"/>"
-        svg += "<text x=\"\(left + 214)\" y=\"39\" font-size=\"11\">library (\(String(format: "%.0f", library.throughput)) req/s)</text>\n"
+        svg +=
+            "<text x=\"\(left + 214)\" y=\"39\" font-size=\"11\">library (\(String(format: "%.0f", library.throughput)) req/s)</text>\n"
         var tick = 0.0
         while tick <= topValue + step / 2 {
-            svg += "<line x1=\"\(left)\" y1=\"\(y(tick))\" x2=\"\(left + plotWidth)\" y2=\"\(y(tick))\" stroke=\"#ddd\"/>"
-            svg += "<text x=\"\(left - 6)\" y=\"\(y(tick) + 4)\" font-size=\"10\" text-anchor=\"end\">\(fmt(tick))</text>\n"
+            svg +=
+                "<line x1=\"\(left)\" y1=\"\(y(tick))\" x2=\"\(left + plotWidth)\" y2=\"\(y(tick))\" stroke=\"#ddd\"/>"
+            svg +=
+                "<text x=\"\(left - 6)\" y=\"\(y(tick) + 4)\" font-size=\"10\" text-anchor=\"end\">\(fmt(tick))</text>\n"
             tick += step
         }
         let groupWidth = plotWidth / Double(groups.count)
@@ -91,7 +100,8 @@ struct Comparison {
             svg += "<text x=\"\(x + barWidth)\" y=\"\(top + plotHeight + 16)\" font-size=\"11\" "
             svg += "text-anchor=\"middle\">\(name) (\(String(format: "%.2f", libraryValue / plainValue))×)</text>\n"
         }
-        svg += "<line x1=\"\(left)\" y1=\"\(top + plotHeight)\" x2=\"\(left + plotWidth)\" y2=\"\(top + plotHeight)\" stroke=\"#333\"/>\n"
+        svg +=
+            "<line x1=\"\(left)\" y1=\"\(top + plotHeight)\" x2=\"\(left + plotWidth)\" y2=\"\(top + plotHeight)\" stroke=\"#333\"/>\n"
         return svg + "</svg>\n"
     }
 
@@ -111,7 +121,9 @@ extension LoadResult {
         }
         guard var mean = runs.first else { throw LoadError("no result files in '\(files)'") }
         let count = Double(runs.count)
-        func average(_ value: KeyPath<LoadResult, Double>) -> Double { runs.map { $0[keyPath: value] }.reduce(0, +) / count }
+        func average(_ value: KeyPath<LoadResult, Double>) -> Double {
+            runs.map { $0[keyPath: value] }.reduce(0, +) / count
+        }
         mean.requests = runs.map(\.requests).reduce(0, +)
         mean.seconds = runs.map(\.seconds).reduce(0, +)
         mean.throughput = Double(mean.requests) / mean.seconds

@@ -66,9 +66,14 @@ do {
     case "report":
         guard let plainFile = option("--plain", in: arguments), let libraryFile = option("--library", in: arguments)
         else { throw LoadError("report needs --plain FILE and --library FILE") }
-        let comparison = Comparison(plain: try LoadResult.mean(of: plainFile), library: try LoadResult.mean(of: libraryFile))
+        let comparison = Comparison(
+            plain: try LoadResult.mean(of: plainFile),
+            library: try LoadResult.mean(of: libraryFile)
+        )
         if arguments.contains("--markdown") { print(comparison.markdown) }
-        if let svg = option("--svg", in: arguments) { try comparison.svg.write(toFile: svg, atomically: true, encoding: .utf8) }
+        if let svg = option("--svg", in: arguments) {
+            try comparison.svg.write(toFile: svg, atomically: true, encoding: .utf8)
+        }
         exit(printChecks(comparison.checks))
     default:
         throw LoadError("usage: BookshelfLoad run|verify|probe|report … (see the comment atop main.swift)")

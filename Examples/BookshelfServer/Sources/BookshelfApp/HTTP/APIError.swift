@@ -150,7 +150,11 @@ enum JSONBody {
         do {
             return try decoder.decode(type, from: Data(buffer.readableBytesView))
         } catch {
-            throw APIError(.badRequest, code: "bodyNotDecodable", message: "the body is not a \(type) in JSON: \(error)")
+            throw APIError(
+                .badRequest,
+                code: "bodyNotDecodable",
+                message: "the body is not a \(type) in JSON: \(error)"
+            )
         }
     }
 }

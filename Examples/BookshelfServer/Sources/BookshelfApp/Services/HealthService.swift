@@ -27,7 +27,9 @@ public final class HealthService: Interactors.Service {
     /// The status, and the seconds since the services became active (zero before).
     public var current: (status: Status, uptimeSeconds: Int) {
         let (status, since) = state.withLockedValue { $0 }
-        let seconds = status == .starting ? 0 : Int((DispatchTime.now().uptimeNanoseconds - since.uptimeNanoseconds) / 1_000_000_000)
+        let seconds =
+            status == .starting
+            ? 0 : Int((DispatchTime.now().uptimeNanoseconds - since.uptimeNanoseconds) / 1_000_000_000)
         return (status, seconds)
     }
 

@@ -41,6 +41,11 @@ import Darwin
     }
 
     private func router(_ store: some BookStore) -> Router<BookshelfContext> {
-        BookRoutes.router(store: store, health: HealthService(logger: quietLogger), stats: RequestStats(), variant: "test")
+        BookRoutes.router(
+            store: store,
+            health: HealthService(logger: quietLogger),
+            stats: RequestStats(),
+            variant: "test"
+        )
     }
 }

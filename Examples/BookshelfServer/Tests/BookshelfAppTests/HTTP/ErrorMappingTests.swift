@@ -1,9 +1,9 @@
 import BookshelfApp
 import BookshelfHTTPClient
 import Foundation
+import Hummingbird
 import Interactors
 import InteractorsData
-import Hummingbird
 import Testing
 
 /// The routes answer every failure with the status a REST client expects and a JSON error body, on a real server.

@@ -23,7 +23,10 @@ import Testing
         let dune = #"{"id":"b 1","title":"Dune","author":"Frank Herbert"}"#
         let put = try await server.request("PUT", "/books/b%201", body: dune)
         #expect(put.status == 200)
-        #expect(try JSONDecoder().decode(Book.self, from: Data(put.body)) == Book(id: "b 1", title: "Dune", author: "Frank Herbert"))
+        #expect(
+            try JSONDecoder().decode(Book.self, from: Data(put.body))
+                == Book(id: "b 1", title: "Dune", author: "Frank Herbert")
+        )
         let get = try await server.request("GET", "/books/b%201")
         #expect(get.status == 200)
         #expect(try JSONDecoder().decode(Book.self, from: Data(get.body)).title == "Dune")

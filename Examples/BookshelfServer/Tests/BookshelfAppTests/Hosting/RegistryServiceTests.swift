@@ -113,7 +113,11 @@ import Testing
         let release = DispatchSemaphore(value: 0)
         hung.onReceive { event in if event == .willTerminate { release.wait() } }
         registry.register(hung)
-        let server = try await TestServer.start(router: router(), registry: registry, tearDownDeadline: .milliseconds(200))
+        let server = try await TestServer.start(
+            router: router(),
+            registry: registry,
+            tearDownDeadline: .milliseconds(200)
+        )
         let error = await #expect(throws: RegistryServiceError.self) { try await server.stop() }
         #expect(error?.code == .tearDownTimedOut)
         #expect("\(error.map { "\($0)" } ?? "")".contains("did not stop within"))
@@ -131,7 +135,12 @@ import Testing
     }
 
     private func router(_ store: some BookStore = PendingStore()) -> Router<BookshelfContext> {
-        BookRoutes.router(store: store, health: HealthService(logger: quietLogger), stats: RequestStats(), variant: "test")
+        BookRoutes.router(
+            store: store,
+            health: HealthService(logger: quietLogger),
+            stats: RequestStats(),
+            variant: "test"
+        )
     }
 }
 

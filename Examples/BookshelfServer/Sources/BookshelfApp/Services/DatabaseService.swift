@@ -70,9 +70,12 @@ public final class DatabaseService: Interactors.Service {
         executor?.unregister(DeleteRequest<Book>.self)
         // The database closes its file when its last reference goes: after the requests in flight, which the
         // server has finished before the tear-down began.
-        weak let database = open.withLockedValue { $0?.database }
-        open.withLockedValue { $0 = nil }
-        if database == nil {
+        let closing = open.withLockedValue { open -> SQLiteDatabase? in
+            defer { open = nil }
+            return open?.database
+        }
+        guard var database = closing else { return }
+        if isKnownUniquelyReferenced(&database) {
             logger.info("DatabaseService closed \(fileURL.path)")
         } else {
             logger.warning("DatabaseService released \(fileURL.path), still held by work in flight")

@@ -22,8 +22,8 @@ import Testing
             if let example = Self.exampleFile(of: lines) {
                 // An excerpt of an example package, which compiles it: the excerpt must still be in that file.
                 let source = try String(contentsOf: DocumentationFiles.root.appending(path: example), encoding: .utf8)
-                let excerpt = Array(lines.dropFirst())
-                #expect(containsRun(excerpt, in: normalizedLines(source)), "\(file): this block is not in \(example):\n\(block)")
+                let found = containsRun(Array(lines.dropFirst()), in: normalizedLines(source))
+                #expect(found, "\(file): this block is not in \(example):\n\(block)")
                 continue
             }
             let found = snippets.contains { source in containsRun(lines, in: source) }

@@ -112,7 +112,7 @@ for variant in $order; do
         continue
     fi
     "$load" run --port "$port" --connections 64 --duration "$load_seconds" --warmup 2 --seed-books \
-        --json "$work/$name.json" --label "$variant"
+        --server-pid "$server_pid" --json "$work/$name.json" --label "$variant"
     stop_server
     result="$work/$name.json"
     if [ -f "$result" ]; then

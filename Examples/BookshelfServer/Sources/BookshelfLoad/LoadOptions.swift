@@ -31,6 +31,8 @@ struct LoadOptions {
     /// Where to write the result as JSON.
     var jsonFile: String?
     var label = "run"
+    /// The server's process, whose CPU time over the measured part is read from `/proc` (Linux).
+    var serverPID: Int32?
 
     init(arguments: some Sequence<String>) throws {
         var arguments = arguments.makeIterator()
@@ -60,6 +62,7 @@ struct LoadOptions {
             case "--acked": ackedFile = try value(argument)
             case "--json": jsonFile = try value(argument)
             case "--label": label = try value(argument)
+            case "--server-pid": serverPID = try number(argument, 1...Int32.max)
             case "--mix":
                 let parts = try value(argument).split(separator: "/").compactMap { Int($0) }
                 guard parts.count == 3, parts.allSatisfy({ $0 >= 0 }), parts.reduce(0, +) == 100 else {

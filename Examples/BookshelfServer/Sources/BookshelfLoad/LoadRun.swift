@@ -66,8 +66,17 @@ final class LoadRun {
 
     private func startWarmup(now: NIODeadline) {
         let start = now + .nanoseconds(Int64(options.warmup * 1e9))
-        measuring = (start, start + .nanoseconds(Int64(options.duration * 1e9)))
+        let end = start + .nanoseconds(Int64(options.duration * 1e9))
+        measuring = (start, end)
+        if let pid = options.serverPID {
+            let run = NIOLoopBound(self, eventLoop: eventLoop)
+            eventLoop.scheduleTask(deadline: start) { run.value.serverCPUAtStart = processCPUSeconds(pid) }
+            eventLoop.scheduleTask(deadline: end) { run.value.serverCPUAtEnd = processCPUSeconds(pid) }
+        }
     }
+
+    private var serverCPUAtStart: Double?
+    private var serverCPUAtEnd: Double?
 
     // MARK: Planning
 
@@ -205,7 +214,10 @@ final class LoadRun {
             connectsRefused: connectsRefused,
             closedByServer: closedByServer,
             connectsAcceptedAfterShutdown: connectsAcceptedAfterShutdown,
-            answeredInAll: statuses.values.reduce(0, +)
+            answeredInAll: statuses.values.reduce(0, +),
+            serverCPUMicrosPerRequest: serverCPUAtEnd.flatMap { end in
+                serverCPUAtStart.map { start in (end - start) * 1e6 / Double(max(1, count)) }
+            }
         )
     }
 }
@@ -317,13 +329,15 @@ struct LoadResult: Codable {
     var connectsAcceptedAfterShutdown: Int
     /// Every answer received, measured or not (the seeding and warm-up included).
     var answeredInAll: Int
+    /// The server's CPU time (user and system, all its threads) over the measured part, per measured request.
+    var serverCPUMicrosPerRequest: Double?
 
     var summary: String {
         let statuses = self.statuses.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         return """
             \(label): \(requests) requests in \(String(format: "%.1f", seconds)) s = \(String(format: "%.0f", throughput)) req/s \
             over \(connections) connections; latency p50 \(fmt(p50)) ms, p90 \(fmt(p90)) ms, p99 \(fmt(p99)) ms, \
-            p99.9 \(fmt(p999)) ms, max \(fmt(max)) ms
+            p99.9 \(fmt(p999)) ms, max \(fmt(max)) ms\(serverCPUMicrosPerRequest.map { "; server CPU \(fmt($0)) µs a request" } ?? "")
               answers: \(statuses) (\(answeredInAll) in all); unexpected \(unexpected), unanswered \(unanswered), \
             truncated \(truncated); closed by the server \(closedByServer), connects refused \(connectsRefused), \
             accepted after shutdown began \(connectsAcceptedAfterShutdown)
@@ -332,3 +346,14 @@ struct LoadResult: Codable {
 }
 
 func fmt(_ value: Double) -> String { String(format: "%.2f", value) }
+
+/// The CPU time, user and system, that process `pid` has used so far, from `/proc/PID/stat`; nil elsewhere.
+func processCPUSeconds(_ pid: Int32) -> Double? {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let afterName = stat.lastIndex(of: ")")
+    else { return nil }
+    // After "pid (name)": state is field 3, utime field 14, stime field 15.
+    let fields = stat[stat.index(after: afterName)...].split(separator: " ")
+    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+}

@@ -10,21 +10,28 @@ struct Comparison {
 
     var throughputRatio: Double { library.throughput / plain.throughput }
     var p99Ratio: Double { library.p99 / plain.p99 }
+    /// The server's CPU time per request, library ÷ plain, when both runs read it.
+    var cpuRatio: Double? {
+        library.serverCPUMicrosPerRequest.flatMap { mine in plain.serverCPUMicrosPerRequest.map { mine / $0 } }
+    }
 
     /// The Markdown table BENCHMARKS.md carries.
     var markdown: String {
         func row(_ result: LoadResult) -> String {
             "| \(result.label) | \(result.requests) | \(String(format: "%.0f", result.throughput)) | \(fmt(result.p50)) | "
-                + "\(fmt(result.p90)) | \(fmt(result.p99)) | \(fmt(result.p999)) | \(fmt(result.max)) |"
+                + "\(fmt(result.p90)) | \(fmt(result.p99)) | \(fmt(result.p999)) | \(fmt(result.max)) | "
+                + "\(result.serverCPUMicrosPerRequest.map(fmt) ?? "") |"
+        }
+        func ratio(_ value: KeyPath<LoadResult, Double>) -> String {
+            String(format: "%.3f", library[keyPath: value] / plain[keyPath: value])
         }
         return """
-            | variant | requests | req/s | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms |
-            |---|---:|---:|---:|---:|---:|---:|---:|
+            | variant | requests | req/s | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | server CPU µs/request |
+            |---|---:|---:|---:|---:|---:|---:|---:|---:|
             \(row(plain))
             \(row(library))
-            | library ÷ plain | | \(String(format: "%.3f", throughputRatio)) | \(String(format: "%.3f", library.p50 / plain.p50)) | \
-            \(String(format: "%.3f", library.p90 / plain.p90)) | \(String(format: "%.3f", p99Ratio)) | \
-            \(String(format: "%.3f", library.p999 / plain.p999)) | |
+            | library ÷ plain | | \(ratio(\.throughput)) | \(ratio(\.p50)) | \(ratio(\.p90)) | \(ratio(\.p99)) | \
+            \(ratio(\.p999)) | | \(cpuRatio.map { String(format: "%.3f", $0) } ?? "") |
             """
     }
 
@@ -132,6 +139,8 @@ extension LoadResult {
         mean.p99 = average(\.p99)
         mean.p999 = average(\.p999)
         mean.max = runs.map(\.max).max() ?? 0
+        let cpu = runs.compactMap(\.serverCPUMicrosPerRequest)
+        mean.serverCPUMicrosPerRequest = cpu.count == runs.count ? cpu.reduce(0, +) / count : nil
         return mean
     }
 }

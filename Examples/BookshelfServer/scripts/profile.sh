@@ -20,7 +20,7 @@ trap 'kill "$server" 2>/dev/null || true' EXIT
 for _ in $(seq 1 600); do grep -q '^listening on' "$out/$variant.out" && break; sleep 0.1; done
 port=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$out/$variant.out")
 "$bin/BookshelfLoad" run --port "$port" --connections 64 --duration 14 --warmup 1 --seed-books --label "$variant" \
-    >"$out/$variant-load.txt" &
+    --server-pid "$server" >"$out/$variant-load.txt" &
 load=$!
 # Past the seeding and the warm-up.
 sleep 4

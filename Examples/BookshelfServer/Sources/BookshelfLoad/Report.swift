@@ -63,7 +63,7 @@ struct Comparison {
             ("p99.9", plain.p999, library.p999),
         ]
         let colors = (plain: "#4e79a7", library: "#f28e2b")
-        let left = 60.0, top = 50.0, plotWidth = 480.0, plotHeight = 260.0
+        let left = 60.0, top = 50.0, plotWidth = 540.0, plotHeight = 260.0
         let width = left + plotWidth + 30, height = top + plotHeight + 50
         let highest = groups.map { max($0.1, $0.2) }.max() ?? 1
         let step = niceStep(highest / 5)
@@ -73,8 +73,8 @@ struct Comparison {
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" \
             font-family="Helvetica, Arial, sans-serif">
             <rect width="100%" height="100%" fill="white"/>
-            <text x="\(left)" y="20" font-size="13" font-weight="bold">Latency percentiles at \(plain.connections) \
-            connections, 80/15/5 GET/PUT/DELETE (ms; lower is better)</text>
+            <text x="\(left)" y="20" font-size="13" font-weight="bold">Latency at \(plain.connections) connections, \
+            80/15/5 GET/PUT/DELETE (ms; lower is better)</text>
 
             """
         svg += "<rect x=\"\(left)\" y=\"30\" width=\"10\" height=\"10\" fill=\"\(colors.plain)\"/>"
@@ -88,7 +88,7 @@ struct Comparison {
             svg +=
                 "<line x1=\"\(left)\" y1=\"\(y(tick))\" x2=\"\(left + plotWidth)\" y2=\"\(y(tick))\" stroke=\"#ddd\"/>"
             svg +=
-                "<text x=\"\(left - 6)\" y=\"\(y(tick) + 4)\" font-size=\"10\" text-anchor=\"end\">\(fmt(tick))</text>\n"
+                "<text x=\"\(left - 6)\" y=\"\(y(tick) + 4)\" font-size=\"10\" text-anchor=\"end\">\(String(format: "%g", tick))</text>\n"
             tick += step
         }
         let groupWidth = plotWidth / Double(groups.count)

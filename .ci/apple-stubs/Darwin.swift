@@ -44,6 +44,8 @@ public typealias _DarwinKeyDestructor = @convention(c) (UnsafeMutableRawPointer?
 public func pthread_self() -> pthread_t { stub() }
 public func pthread_equal(_ first: pthread_t?, _ second: pthread_t?) -> Int32 { stub() }
 public func pthread_main_np() -> Int32 { stub() }
+/// Darwin names only the calling thread.
+@discardableResult public func pthread_setname_np(_ name: UnsafePointer<CChar>) -> Int32 { stub() }
 @discardableResult public func pthread_key_create(
     _ key: UnsafeMutablePointer<pthread_key_t>!,
     _ destructor: _DarwinKeyDestructor?

@@ -1,4 +1,5 @@
-// The futex system call for `Lock`, and for callers parked on a response (`ParkingWord`), on Linux. Swift cannot
+// The futex system call for `Lock`, and for callers parked on a response (`ParkingWord`), on Linux, and the
+// naming of the library's threads. Swift cannot
 // call the variadic `syscall(2)`, so these fixed-arity wrappers call it for it.
 // Nothing here on other platforms: Darwin's `Lock` uses `os_unfair_lock`.
 #ifndef C_INTERACTORS_FUTEX_H
@@ -6,6 +7,7 @@
 
 #if defined(__linux__)
 #include <linux/futex.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -26,6 +28,13 @@ static inline void interactors_futex_wait_for(uint32_t *word, uint32_t expected,
 /// Wakes one thread sleeping in `interactors_futex_wait` on `word`, if any.
 static inline void interactors_futex_wake_one(uint32_t *word) {
     syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+/// Names the calling thread (at most 15 bytes; a longer name is refused). glibc declares `pthread_setname_np` only
+/// under _GNU_SOURCE, which the C library's module is not built with, so the prototype is given here.
+int pthread_setname_np(pthread_t thread, const char *name);
+static inline void interactors_name_current_thread(const char *name) {
+    pthread_setname_np(pthread_self(), name);
 }
 
 /// Wakes every thread sleeping on `word`.

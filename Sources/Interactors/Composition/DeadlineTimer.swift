@@ -61,9 +61,9 @@ final class DeadlineTimer: Sendable {
     private let wakeUp = DispatchSemaphore(value: 0)
 
     private init() {
-        // At the main thread's QoS on Darwin: the first `timeout(after:)` may be made on a background thread, and
-        // every later timeout would inherit its priority.
-        PlatformThread.detach(atMainQoS: true) { [self] in run() }
+        // At the main thread's QoS on Darwin: a thread started without a QoS attribute runs at QOS_CLASS_DEFAULT
+        // (<sys/qos.h>), below the user-interactive main thread whose timeouts it fires.
+        PlatformThread.detach(name: "ix.timer", atMainQoS: true) { [self] in run() }
     }
 
     /// Has the timer's thread call `entry.expire()` once `deadline` has passed, unless `entry` is cancelled first.

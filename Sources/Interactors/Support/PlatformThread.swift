@@ -5,6 +5,9 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+#if !canImport(Darwin)
+import CInteractorsFutex
+#endif
 
 /// A POSIX thread of its own, for the library's timer thread and for tests that need more threads than
 /// Dispatch's pool gives: the one place that starts a thread, so the platforms' differences stay here.
@@ -27,16 +30,24 @@ package final class PlatformThread: Sendable {
 
     /// Starts `body` on a new thread, to be joined with ``join()``.
     ///
-    /// - Parameter atMainQoS: On Darwin, run at the main thread's quality-of-service class rather than the
-    ///   caller's: a long-lived thread started from a background thread would otherwise stay at background
-    ///   priority for the rest of the process.
-    package init(atMainQoS: Bool = false, _ body: @escaping @Sendable () -> Void) {
+    /// - Parameters:
+    ///   - name: The thread's name, as debuggers, `top -H` and crash reports show it (at most 15 bytes are kept on
+    ///     Linux); `nil` leaves it unnamed.
+    ///   - atMainQoS: On Darwin, run at the main thread's quality-of-service class: a thread started without a
+    ///     QoS attribute runs at `QOS_CLASS_DEFAULT` (<sys/qos.h>), below the main thread, for the rest of the
+    ///     process.
+    package init(name: String? = nil, atMainQoS: Bool = false, _ body: @escaping @Sendable () -> Void) {
         #if canImport(Darwin)
         var thread: pthread_t? = nil
         #else
         var thread = pthread_t()
         #endif
-        let context = Unmanaged.passRetained(Body(body)).toOpaque()
+        let context = Unmanaged.passRetained(
+            Body {
+                if let name { PlatformThread.nameCurrentThread(name) }
+                body()
+            }
+        ).toOpaque()
         // Uninitialised storage that pthread_attr_init fills (`pthread_attr_t()` is not visible from the C
         // library's module on Linux).
         let status = withUnsafeTemporaryAllocation(of: pthread_attr_t.self, capacity: 1) { buffer in
@@ -66,11 +77,28 @@ package final class PlatformThread: Sendable {
     }
 
     /// Starts `body` on a new thread that nobody joins: it lives until `body` returns.
-    package static func detach(atMainQoS: Bool = false, _ body: @escaping @Sendable () -> Void) {
-        pthread_detach(PlatformThread(atMainQoS: atMainQoS, body).handle.thread)
+    package static func detach(name: String? = nil, atMainQoS: Bool = false, _ body: @escaping @Sendable () -> Void) {
+        pthread_detach(PlatformThread(name: name, atMainQoS: atMainQoS, body).handle.thread)
     }
 
-    /// Waits for the thread to finish. Call it once, and not for a thread started with ``detach(atMainQoS:_:)``.
+    /// Names the calling thread. Darwin names only the calling thread; Linux keeps at most 15 bytes and refuses a
+    /// longer name outright, so the name is cut to fit first.
+    private static func nameCurrentThread(_ name: String) {
+        #if canImport(Darwin)
+        _ = pthread_setname_np(name)
+        #else
+        var kept = ""
+        for scalar in name.unicodeScalars {
+            guard kept.utf8.count + String(scalar).utf8.count <= 15 else { break }
+            kept.unicodeScalars.append(scalar)
+        }
+        #if os(Linux)
+        interactors_name_current_thread(kept)
+        #endif
+        #endif
+    }
+
+    /// Waits for the thread to finish. Call it once, and not for a thread started with ``detach(name:atMainQoS:_:)``.
     package func join() {
         pthread_join(handle.thread, nil)
     }

@@ -16,6 +16,11 @@ extension CacheRepository {
     ///   ``DataError/Code/notFound`` (the server's word), and anything else.
     ///
     /// Compose it for rules of your own: `fallback: { CacheRepository<Book>.serverUnavailable($0) || isMaintenance($0) }`.
+    ///
+    /// It is also ``HTTPRetryPolicy``'s default rule. It knows nothing of methods: to retry writes, give an
+    /// ``HTTPRetryPolicy`` to the ``RESTDataSource`` or to ``HTTPClient/send(_:retry:)``, which never sends a POST
+    /// or a PATCH again after a timeout or a status, rather than wrapping the call in `Response.retry` with this
+    /// rule.
     public static func serverUnavailable(_ error: any Error) -> Bool {
         if let error = error as? URLError {
             return error.code != .cancelled && error.code != .httpTooManyRedirects
@@ -29,11 +34,8 @@ extension CacheRepository {
 
     /// The default report of a cache failure: one line on standard error.
     @Sendable public static func reportToStandardError(_ error: DataError) {
-        FileHandle.standardError.write(
-            Data(
-                "InteractorsData: CacheRepository<\(Value.self)>: the cache failed; the main source's answer stands: \(error)\n"
-                    .utf8
-            )
+        writeToStandardError(
+            "InteractorsData: CacheRepository<\(Value.self)>: the cache failed; the main source's answer stands: \(error)"
         )
     }
 }

@@ -128,11 +128,9 @@ final class FileStore<Value: Codable & Identifiable & Sendable>: @unchecked Send
             let destination = try FileLocation.moveAside(target)
             if !reportedCorruption {
                 reportedCorruption = true
-                FileHandle.standardError.write(
-                    Data(
-                        ("InteractorsData: \(target.path) was not a readable collection of \(Value.self); "
-                            + "moved it aside to \(destination.lastPathComponent) and started empty\n").utf8
-                    )
+                writeToStandardError(
+                    "InteractorsData: \(target.path) was not a readable collection of \(Value.self); "
+                        + "moved it aside to \(destination.lastPathComponent) and started empty"
                 )
             }
             return ValueCollection()

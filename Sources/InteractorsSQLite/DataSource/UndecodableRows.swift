@@ -20,6 +20,6 @@ extension UndecodableRows {
     /// Prints `problem` on standard error the first time this process meets it.
     static func reportOnce(_ problem: String, error: any Error) {
         guard reported.withLock({ $0.insert(problem).inserted }) else { return }
-        FileHandle.standardError.write(Data("InteractorsSQLite: skipped \(problem): \(error)\n".utf8))
+        writeToStandardError("InteractorsSQLite: skipped \(problem): \(error)")
     }
 }

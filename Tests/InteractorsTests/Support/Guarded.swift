@@ -1,5 +1,6 @@
 import Dispatch
 import Interactors
+import TestThreads
 import Testing
 
 #if canImport(Darwin)
@@ -91,27 +92,4 @@ struct PausedCancellation {
 /// The tests that park Dispatch's global pool on purpose (with ``SaturatedPool``), nested in this suite one
 /// after another: two at once would park each other's probes, and while the pool is parked every other test that
 /// needs it, Swift's tasks among them on Linux, waits, so each holds it only as long as its assertion needs.
-@Suite(.serialized) enum GlobalPoolSaturatingTests {}
-
-/// Dispatch's global pool with every thread it will start parked (16 jobs waiting on a gate), until ``release()``,
-/// and a probe job queued behind them: on this 2-core machine the pool gets to the probe only seconds later, when
-/// it starts another thread. What runs before the probe did not need the pool.
-struct SaturatedPool {
-    private static let parkedJobs = 16
-    private let gate = Gate()
-    private let probeRan = Counter()
-
-    init() {
-        for _ in 0..<Self.parkedJobs {
-            DispatchQueue.global().async { [gate] in gate.wait(guardSeconds: 60) }
-        }
-        DispatchQueue.global().async { [probeRan] in probeRan.increment() }
-    }
-
-    /// Whether the pool has not yet got to the probe, queued before anything the test did since.
-    var isStillSaturated: Bool { probeRan.value == 0 }
-
-    func release() {
-        gate.open(count: Self.parkedJobs)
-    }
-}
+@Suite(.serialized, .onThreadsOfTheirOwn) enum GlobalPoolSaturatingTests {}

@@ -83,6 +83,47 @@ import FoundationNetworking
         #expect(try client.send(.get("notes", as: [Note].self)).get() == [ada])
     }
 
+    @Test(arguments: [HTTPMethod.post, .patch])
+    func aPOSTOrPATCHWhoseConnectionWasLostIsNotSentAgain(method: HTTPMethod) throws {
+        let error = try #require(client.send(endpoint(method, "hangup"), retry: HTTPRetryPolicy(times: 3)).error)
+        // A connection closed before the answer: FoundationNetworking says badServerResponse, Apple's
+        // networkConnectionLost. Either way the server may have acted on the request.
+        let code = try #require((error as? URLError)?.code, "\(error)")
+        #expect([.badServerResponse, .networkConnectionLost].contains(code))
+        #expect(try server.requestLines() == ["\(method.rawValue) /hangup"])
+        // The same failure of an idempotent request is sent again.
+        _ = client.send(endpoint(.put, "hangup"), retry: HTTPRetryPolicy(times: 2)).error
+        #expect(try server.requestLines().dropFirst() == ["PUT /hangup", "PUT /hangup", "PUT /hangup"])
+    }
+
+    /// Fails every `adapt` with a `URLError` of `code`, as an interceptor that checks the connection before a
+    /// request leaves would, counting its calls (one per send).
+    struct FailingBeforeSending: HTTPInterceptor {
+        let code: URLError.Code
+        let sends = LockedBox(0)
+        func adapt(_ request: URLRequest) -> Response<URLRequest> {
+            sends.withLock { $0 += 1 }
+            return Response(error: URLError(code))
+        }
+    }
+
+    @Test func aPOSTOrPATCHIsSentAgainOnlyAfterTheFourFailuresThatSayItNeverLeft() throws {
+        let neverLeft: [URLError.Code] = [.cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet]
+        let mayHaveArrived: [URLError.Code] = [
+            .timedOut, .networkConnectionLost, .badServerResponse, .cannotParseResponse, .secureConnectionFailed,
+            .unknown,
+        ]
+        for code in neverLeft + mayHaveArrived {
+            for method in [HTTPMethod.post, .patch, .put] {
+                let failing = FailingBeforeSending(code: code)
+                let client = HTTPClient(baseURL: server.baseURL, interceptors: [failing])
+                #expect((client.send(endpoint(method, "echo"), retry: HTTPRetryPolicy(times: 2)).error as? URLError)?.code == code)
+                let expected = method == .put || neverLeft.contains(code) ? 3 : 1
+                #expect(failing.sends.withLock { $0 } == expected, "\(method) after \(code)")
+            }
+        }
+    }
+
     @Test func aPOSTIsSentAgainWhenItNeverReachedTheServer() async throws {
         let port = server.port
         server.stop()

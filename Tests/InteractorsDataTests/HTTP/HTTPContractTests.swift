@@ -27,8 +27,9 @@ import FoundationNetworking
     // MARK: The signatures, exactly
 
     @Test func theSignaturesAreTheIssues() {
-        let client: (URL, URLSession?, [String: String], [any HTTPInterceptor], HTTPClient.Redirects, Int) -> HTTPClient =
-            HTTPClient.init(baseURL:session:headers:interceptors:redirects:maxRetries:)
+        let client:
+            (URL, URLSession?, [String: String], [any HTTPInterceptor], HTTPClient.Redirects, Int) -> HTTPClient =
+                HTTPClient.init(baseURL:session:headers:interceptors:redirects:maxRetries:)
         let forwarding: (Set<String>) -> HTTPClient.Redirects = HTTPClient.Redirects.follow(forwarding:)
         let follow: HTTPClient.Redirects = .follow
         let tokens:
@@ -95,10 +96,11 @@ import FoundationNetworking
 
     @Test func aTokenInterceptorWithItsDefaultsRefreshesOnlyAfterA401() throws {
         let tokens = HTTPClient(baseURL: server.baseURL)
+        let issue = Endpoint<Issued>(method: .post, path: "token", decode: Endpoint<Issued>.jsonDecode)
         let auth = TokenRefreshInterceptor(credential: "expired") { token, request in
             request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         } refresh: { _ in
-            tokens.send(Endpoint<Issued>(method: .post, path: "token", decode: Endpoint<Issued>.jsonDecode)).map(\.token)
+            tokens.send(issue).map(\.token)
         }
         let client = HTTPClient(baseURL: server.baseURL, interceptors: [auth])
         #expect((client.send(.get("status/403", as: Echo.self)).error as? HTTPError)?.status == 403)
@@ -117,7 +119,10 @@ import FoundationNetworking
     @Test func aRetryPolicyWithItsDefaultsRetriesWhatTheServerCouldNotAnswer() throws {
         let client = HTTPClient(baseURL: server.baseURL)
         _ = try client.send(.get("flaky/1/echo", as: Echo.self), retry: HTTPRetryPolicy(times: 1)).get()
-        #expect((client.send(.get("status/404", as: Echo.self), retry: HTTPRetryPolicy(times: 1)).error as? HTTPError)?.status == 404)
+        #expect(
+            (client.send(.get("status/404", as: Echo.self), retry: HTTPRetryPolicy(times: 1)).error as? HTTPError)?
+                .status == 404
+        )
         #expect((client.send(.get("flaky/1/other", as: Echo.self)).error as? HTTPError)?.status == 503)
         #expect((client.send(.get("flaky/1/more", as: Echo.self), retry: .none).error as? HTTPError)?.status == 503)
         let conflicts = HTTPRetryPolicy(times: 1) { error in (error as? HTTPError)?.status == 409 }

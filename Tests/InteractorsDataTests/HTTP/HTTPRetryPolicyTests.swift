@@ -108,7 +108,9 @@ import FoundationNetworking
     }
 
     @Test func aPOSTOrPATCHIsSentAgainOnlyAfterTheFourFailuresThatSayItNeverLeft() throws {
-        let neverLeft: [URLError.Code] = [.cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet]
+        let neverLeft: [URLError.Code] = [
+            .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet,
+        ]
         let mayHaveArrived: [URLError.Code] = [
             .timedOut, .networkConnectionLost, .badServerResponse, .cannotParseResponse, .secureConnectionFailed,
             .unknown,
@@ -117,7 +119,10 @@ import FoundationNetworking
             for method in [HTTPMethod.post, .patch, .put] {
                 let failing = FailingBeforeSending(code: code)
                 let client = HTTPClient(baseURL: server.baseURL, interceptors: [failing])
-                #expect((client.send(endpoint(method, "echo"), retry: HTTPRetryPolicy(times: 2)).error as? URLError)?.code == code)
+                #expect(
+                    (client.send(endpoint(method, "echo"), retry: HTTPRetryPolicy(times: 2)).error as? URLError)?.code
+                        == code
+                )
                 let expected = method == .put || neverLeft.contains(code) ? 3 : 1
                 #expect(failing.sends.withLock { $0 } == expected, "\(method) after \(code)")
             }

@@ -177,7 +177,9 @@ import FoundationNetworking
         let client = HTTPClient(
             baseURL: server.baseURL,
             headers: ["Accept": "application/json", "Accept-Encoding": "identity", "X-Client": "c"],
-            interceptors: [Setting(headers: ["Content-Language": "de", "User-Agent": "NotesApp/2.0", "X-Adapted": "a"])]
+            interceptors: [
+                Setting(headers: ["Content-Language": "de", "User-Agent": "NotesApp/2.0", "X-Adapted": "a"])
+            ]
         )
         var endpoint = redirected(307, .put, body: "b", target: other.localhostURL.appendingPathComponent("echo"))
         endpoint.headers["Accept-Language"] = "fr-CH"
@@ -202,7 +204,9 @@ import FoundationNetworking
         let client = HTTPClient(
             baseURL: server.baseURL,
             interceptors: [Setting(headers: ["Proxy-Authorization": "Basic cA==", "X-Adapted": "a"])],
-            redirects: .follow(forwarding: ["authorization", "proxy-authorization", "cookie", "X-ENDPOINT", "x-adapted"])
+            redirects: .follow(forwarding: [
+                "authorization", "proxy-authorization", "cookie", "X-ENDPOINT", "x-adapted",
+            ])
         )
         var endpoint = redirected(302, .get, body: nil, target: other.localhostURL.appendingPathComponent("echo"))
         endpoint.headers = ["Authorization": "Bearer e", "Cookie": "s=1", "X-Endpoint": "e"]

@@ -207,6 +207,31 @@ import FoundationNetworking
         #expect(try server.requestLines().count == 1)
     }
 
+    @Test func anHTTPDateFartherThanMaxDelayFailsTheCallAtOnceToo() throws {
+        let policy = HTTPRetryPolicy(times: 3, delay: .seconds(1), maxDelay: .seconds(10))
+        let later = Self.httpDate(secondsFromNow: 600)
+        let error = try #require(
+            client.send(endpoint(.get, "flaky/1/echo", ["retry_after": later]), retry: policy).error as? HTTPError
+        )
+        #expect(error.status == 503)
+        #expect(error.headers["retry-after"] == later)
+        #expect(try server.requestLines().count == 1)
+    }
+
+    @Test func withoutAMaxDelayTheServersRetryAfterIsAlwaysWaited() async throws {
+        let clock = TestClock()
+        let policy = HTTPRetryPolicy(times: 1, delay: .seconds(1), clock: clock)
+        let probe = ResponseProbe(
+            client.send(endpoint(.get, "flaky/1/echo", ["status": "429", "retry_after": "86400"]), retry: policy)
+        )
+        let deadline = try await clock.deadlines(count: 1, timeout: .seconds(60))[0]
+        #expect(deadline.offset == .seconds(86_400))
+        #expect(try server.requestLines().count == 1)
+        await clock.advance(to: deadline)
+        try await probe.value(timeout: .seconds(60))
+        #expect(try server.requestLines().count == 2)
+    }
+
     @Test func anotherStatussRetryAfterIsIgnored() async throws {
         let clock = TestClock()
         let policy = HTTPRetryPolicy(times: 1, delay: .seconds(2), maxDelay: .seconds(10), clock: clock)

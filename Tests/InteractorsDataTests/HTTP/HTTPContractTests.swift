@@ -26,7 +26,7 @@ import FoundationNetworking
 
     // MARK: The signatures, exactly
 
-    @Test func theSignaturesAreTheIssues() {
+    @Test func everyPublicNameHasTheSignatureTheIssueGives() {
         let client:
             (URL, URLSession?, [String: String], [any HTTPInterceptor], HTTPClient.Redirects, Int) -> HTTPClient =
                 HTTPClient.init(baseURL:session:headers:interceptors:redirects:maxRetries:)

@@ -96,6 +96,18 @@ import FoundationNetworking
         #expect(try server.requestLines().dropFirst() == ["PUT /hangup", "PUT /hangup", "PUT /hangup"])
     }
 
+    // Below the policy: FoundationNetworking's libcurl sends a request again, a POST included, when the kept-alive
+    // connection it reused closes before any answer (RFC 9110 §9.2.2 says a user agent should not). A POST without
+    // a body arrives twice; one with a body arrives a second time without it, and the call then times out. Whether
+    // the client should keep POSTs and PATCHes off reused connections (a connection each) is the lead's decision.
+    @Test(.disabled("libcurl resends a POST whose reused connection closed unanswered; a decision for the lead"))
+    func aPOSTOnAReusedConnectionThatClosesUnansweredIsSentOnce() throws {
+        _ = try client.send(.get("echo", as: HTTPClientTests.Echo.self)).get()  // leaves a connection to reuse
+        let error = client.send(Endpoint<Void>(method: .post, path: "hangup") { _, _ in }).error
+        #expect(error is URLError)
+        #expect(try server.requestLines() == ["GET /echo", "POST /hangup"])
+    }
+
     /// Fails every `adapt` with a `URLError` of `code`, as an interceptor that checks the connection before a
     /// request leaves would, counting its calls (one per send).
     struct FailingBeforeSending: HTTPInterceptor {

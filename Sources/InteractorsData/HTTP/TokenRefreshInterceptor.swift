@@ -33,6 +33,8 @@ public import Foundation
 ///   refresh. A server that refuses every credential costs at most ``HTTPClient/maxRetries`` refreshes per call.
 /// - Cancelling one call does not cancel the refresh others wait on; when every call waiting on it is cancelled,
 ///   the refresh's response is cancelled.
+/// - Send the refresh through a client without this interceptor (`authClient` above): a refresh request that went
+///   through it would wait for the refresh under way, its own, and never be sent.
 ///
 /// The credential is read and replaced under a lock: safe from any thread.
 public final class TokenRefreshInterceptor<Credential: Sendable>: HTTPInterceptor {

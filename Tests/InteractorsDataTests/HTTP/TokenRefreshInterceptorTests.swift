@@ -202,6 +202,24 @@ import FoundationNetworking
 
     // MARK: A refresh that fails
 
+    @Test func aRefreshSentThroughTheClientItRefreshesForFailsWithAMessageInsteadOfHanging() throws {
+        let client = LockedBox<HTTPClient?>(nil)
+        let auth = TokenRefreshInterceptor(
+            credential: "expired",
+            apply: Self.bearer,
+            needsRefresh: { $0 == "expired" },
+            refresh: { _ in client.withLock { $0! }.send(Self.issue()).map(\.token) }
+        )
+        client.withLock { $0 = HTTPClient(baseURL: server.baseURL, interceptors: [auth]) }
+        let call = client.withLock { $0! }.send(.get("auth/echo", as: Echo.self))
+        #expect(throws: (any Error).self) { try call.get(timeout: .seconds(10)) }
+        let error = try #require(call.error as? DataError)
+        #expect(error.code == .invalidQuery)
+        #expect(error.message.contains("a client without this interceptor"))
+        #expect(auth.credential == "expired")
+        #expect(try server.requestLines().isEmpty)
+    }
+
     @Test func aRefreshThatFailsFailsTheCallWithTheRefreshsError() throws {
         let auth = TokenRefreshInterceptor(
             credential: "expired",

@@ -98,9 +98,10 @@ import FoundationNetworking
 
     // Below the policy: FoundationNetworking's libcurl sends a request again, a POST included, when the kept-alive
     // connection it reused closes before any answer (RFC 9110 §9.2.2 says a user agent should not). A POST without
-    // a body arrives twice; one with a body arrives a second time without it, and the call then times out. Whether
-    // the client should keep POSTs and PATCHes off reused connections (a connection each) is the lead's decision.
-    @Test(.disabled("libcurl resends a POST whose reused connection closed unanswered; a decision for the lead"))
+    // a body arrives twice; one with a body arrives a second time without it, and the call then times out. No
+    // URLSession setting turns it off; the data article tells servers to take an idempotency key. This test states
+    // what RFC 9110 asks, for the day the platform does it.
+    @Test(.disabled("FoundationNetworking's libcurl resends a request whose reused connection closed unanswered"))
     func aPOSTOnAReusedConnectionThatClosesUnansweredIsSentOnce() throws {
         _ = try client.send(.get("echo", as: HTTPClientTests.Echo.self)).get()  // leaves a connection to reuse
         let error = client.send(Endpoint<Void>(method: .post, path: "hangup") { _, _ in }).error

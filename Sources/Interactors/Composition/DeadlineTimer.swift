@@ -53,8 +53,12 @@ final class DeadlineTimer: Sendable {
         var sequence: UInt64 = 0
         /// Jobs to run as soon as the thread gets to them, oldest first.
         var ready = FIFO<@Sendable () -> Void>()
-        /// Whether the thread may be parked: a new ready job must wake it.
-        var isParked = false
+        /// When the thread, parked or about to park, wakes up on its own (`UInt64.max`: never); `nil` while it is
+        /// awake and will look at the heap and the jobs again before it parks. A new deadline wakes it only if it
+        /// is earlier than this, and a new ready job only if it is parked. An entry that leaves the heap does not
+        /// change it: the thread wakes then, finds nothing, and parks again, which costs one wake-up, where waking
+        /// it for every deadline made while the heap is empty cost one per timeout.
+        var parkedUntil: UInt64?
     }
 
     private let jobs = LockedBox(Jobs())
@@ -71,7 +75,7 @@ final class DeadlineTimer: Sendable {
     func schedule(_ entry: Entry, at deadline: DispatchTime) {
         guard entry.state.compareExchange(expected: Entry.new, desired: Entry.scheduled, ordering: .relaxed).exchanged
         else { return }
-        let isNext = jobs.withLock { jobs -> Bool in
+        let wakesTheThread = jobs.withLock { jobs -> Bool in
             guard !entry.isCancelled else { return false }
             entry.deadline = deadline.uptimeNanoseconds
             jobs.sequence += 1
@@ -79,9 +83,9 @@ final class DeadlineTimer: Sendable {
             entry.position = jobs.heap.count
             jobs.heap.append(entry)
             jobs.siftUp(from: jobs.heap.count - 1)
-            return entry.position == 0
+            return jobs.wake(before: entry.deadline)
         }
-        if isNext { wakeUp.signal() }
+        if wakesTheThread { wakeUp.signal() }
     }
 
     /// Cancels `entry`: it will not expire. If it was waiting in the heap, it leaves it now and its `cancelled()`
@@ -100,12 +104,11 @@ final class DeadlineTimer: Sendable {
 
     /// Runs `job` on the timer's thread as soon as it gets to it, after the jobs already waiting.
     func run(_ job: @escaping @Sendable () -> Void) {
-        let wasParked = jobs.withLock { jobs in
+        let wakesTheThread = jobs.withLock { jobs in
             jobs.ready.append(job)
-            defer { jobs.isParked = false }
-            return jobs.isParked
+            return jobs.wakeForAJob()
         }
-        if wasParked { wakeUp.signal() }
+        if wakesTheThread { wakeUp.signal() }
     }
 
     /// How many entries wait for their deadline, for tests.
@@ -116,7 +119,7 @@ final class DeadlineTimer: Sendable {
     private func run() -> Never {
         while true {
             let now = DispatchTime.now().uptimeNanoseconds
-            let (ready, expired, next) = jobs.withLock { jobs -> ([@Sendable () -> Void], [Entry], UInt64?) in
+            let (ready, expired, parkUntil) = jobs.withLock { jobs -> ([@Sendable () -> Void], [Entry], UInt64?) in
                 var ready: [@Sendable () -> Void] = []
                 while let job = jobs.ready.popFirst() { ready.append(job) }
                 var expired: [Entry] = []
@@ -124,15 +127,37 @@ final class DeadlineTimer: Sendable {
                     jobs.remove(at: 0)
                     expired.append(first)
                 }
-                jobs.isParked = ready.isEmpty && expired.isEmpty
-                return (ready, expired, jobs.heap.first?.deadline)
+                guard ready.isEmpty && expired.isEmpty else {
+                    jobs.parkedUntil = nil
+                    return (ready, expired, nil)
+                }
+                let parkUntil = jobs.heap.first?.deadline ?? .max
+                jobs.parkedUntil = parkUntil
+                return (ready, expired, parkUntil)
             }
             for job in ready { job() }
             for entry in expired { entry.expire() }
-            if ready.isEmpty && expired.isEmpty {
-                _ = wakeUp.wait(timeout: next.map { DispatchTime(uptimeNanoseconds: $0) } ?? .distantFuture)
+            if let parkUntil {
+                _ = wakeUp.wait(timeout: parkUntil == .max ? .distantFuture : DispatchTime(uptimeNanoseconds: parkUntil))
             }
         }
+    }
+}
+
+extension DeadlineTimer.Jobs {
+    /// Whether something due at `deadline` must wake the thread: it is parked until later. Marks it awake, so that
+    /// the thread is woken once however many deadlines and jobs arrive before it looks again.
+    fileprivate mutating func wake(before deadline: UInt64) -> Bool {
+        guard let parkedUntil, deadline < parkedUntil else { return false }
+        self.parkedUntil = nil
+        return true
+    }
+
+    /// Whether a new ready job must wake the thread: it is parked. Marks it awake, as ``wake(before:)`` does.
+    fileprivate mutating func wakeForAJob() -> Bool {
+        guard parkedUntil != nil else { return false }
+        parkedUntil = nil
+        return true
     }
 }
 

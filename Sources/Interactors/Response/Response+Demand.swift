@@ -195,3 +195,15 @@ final class UpstreamGroup: UpstreamLink {
         for member in members { help.upstreams.append((member, timed)) }
     }
 }
+
+extension Response {
+    /// How many handlers this response holds while pending, those taken back left out; 0 once settled. For tests
+    /// that check a consumer which let go left nothing behind.
+    var pendingHandlerCount: Int {
+        lock.withLock {
+            guard !isSettled else { return 0 }
+            let first = slot.hasFirst ? 1 : 0
+            return first + (more?.count { !$0.isRemoved } ?? 0)
+        }
+    }
+}

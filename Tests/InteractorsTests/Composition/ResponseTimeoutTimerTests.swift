@@ -1,4 +1,5 @@
 import Dispatch
+import TestThreads
 import Testing
 
 @testable import Interactors
@@ -52,5 +53,23 @@ import Testing
         }
         #expect(timed == nil)
         withExtendedLifetime(source) {}
+    }
+
+    @Test func timeoutsMadeAndSettledOneAfterAnotherWakeTheTimerThreadRarely() {
+        // The timer thread runs, parked until a deadline 600 s away.
+        let (first, firstResolver) = Response<Int>.makePending(callbackQueue: .immediate)
+        let firstTimed = first.timeout(after: .seconds(600))
+        firstResolver.succeed(0)
+        guard let before = contextSwitches(ofThreadsNamed: "ix.timer") else { return }  // no /proc here
+        for index in 0..<20_000 {
+            let (response, resolver) = Response<Int>.makePending(callbackQueue: .immediate)
+            let timed = response.timeout(after: .seconds(600))
+            resolver.succeed(index)
+            withExtendedLifetime(timed) {}
+        }
+        let after = contextSwitches(ofThreadsNamed: "ix.timer") ?? before
+        // Each wake-up is a switch; other tests' short timeouts wake it too, a few times.
+        #expect(after - before < 2_000)
+        withExtendedLifetime(firstTimed) {}
     }
 }

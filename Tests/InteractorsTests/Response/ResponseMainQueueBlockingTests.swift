@@ -62,6 +62,24 @@ import Testing
         let ranOnTheMainQueue = try blockOnTheMainQueue(for: Response(on: ui) { DispatchQueue.main.isCurrent })
         #expect(ranOnTheMainQueue)
     }
+
+    /// Many blocked waits begin and end on the main queue (each registers with the list of blocked callers, then
+    /// leaves it) while other threads schedule main-queue work (each wakes every registered caller): the list is
+    /// read and changed at once, thousands of times. Run under ThreadSanitizer, it must report nothing.
+    @MainActor
+    @Test func manyMainQueueWaitsWhileOtherThreadsWakeThem() throws {
+        let schedulers = (0..<3).map { _ in
+            TestThread {
+                for _ in 0..<2_000 { Response(value: 1).onCompletion(on: .main) { _ in } }
+            }
+        }
+        for round in 0..<400 {
+            let (response, resolver) = Response<Int>.makePending()
+            Response(on: DispatchQueue.global()) { round }.onCompletion(on: .main) { resolver.succeed($0) }
+            #expect(try response.get(timeout: .seconds(10)) == round)
+        }
+        for scheduler in schedulers { scheduler.join() }
+    }
 }
 
 /// Blocks the main queue on work queued to the main queue, which the blocked caller runs itself.

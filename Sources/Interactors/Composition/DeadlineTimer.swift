@@ -1,13 +1,15 @@
 import Dispatch
 import Synchronization
 
-/// The library's own thread: fires deadlines, for `timeout(after:)`, and hands deliveries that must not run on the
-/// thread that settled them to their queues (see `Response.handOutQueuedHandlers()`).
+/// The library's own thread, `ix.timer`: fires deadlines, for `timeout(after:)`, `delay(by:)` and `retry`'s
+/// back-offs (whose next attempt it starts itself: an attempt only starts work), and hands deliveries that must not
+/// run on the thread that settled them to their queues (see `Response.handOutQueuedHandlers()`).
 ///
 /// Not Dispatch's `asyncAfter` nor a global queue: the global pool may be saturated, and a timeout has to fire,
 /// and its handlers reach their queues, near its deadline whatever the pool's state. The jobs must be short and
-/// never block or run user code: they record outcomes and schedule handlers on their queues, and leave what runs
-/// user code on the delivering thread (immediate handlers) to others.
+/// never block or run user code beyond a retry's attempt: they record outcomes and schedule handlers on their
+/// queues, and leave what runs user code on the delivering thread (stages, immediate handlers, cancellation
+/// handlers) to the delivery threads (`DeliveryThreads`) and blocked callers.
 ///
 /// The deadlines wait in a binary heap, each ``Entry`` knowing its place in it, so scheduling and cancelling cost
 /// a logarithm of the number pending (and scheduling a deadline later than all the others, the usual case for
@@ -138,7 +140,9 @@ final class DeadlineTimer: Sendable {
             for job in ready { job() }
             for entry in expired { entry.expire() }
             if let parkUntil {
-                _ = wakeUp.wait(timeout: parkUntil == .max ? .distantFuture : DispatchTime(uptimeNanoseconds: parkUntil))
+                _ = wakeUp.wait(
+                    timeout: parkUntil == .max ? .distantFuture : DispatchTime(uptimeNanoseconds: parkUntil)
+                )
             }
         }
     }

@@ -7,9 +7,11 @@ extension Response {
     /// settled within `duration`; timing out releases this one, which is then cancelled unless another consumer
     /// needs it.
     ///
-    /// The timeout fires from a thread of the library's own, which also hands the timed-out response's handlers
-    /// bound for a queue (a `DispatchQueue`, `.main`) to their queues: they run near the deadline even when
-    /// Dispatch's global pool is saturated. Handlers on `.immediate` run on a global queue.
+    /// The timeout fires from a thread of the library's own (`ix.timer`), which also hands the timed-out
+    /// response's handlers bound for a queue (a `DispatchQueue`, `.main`) to their queues: they run near the
+    /// deadline even when Dispatch's global pool is saturated. Stages (a `map` of the timed response) and handlers
+    /// on `.immediate` run on the library's delivery threads (`ix.deliver`), or on a caller blocked on the timed
+    /// response or downstream of it, whichever gets there first: never on the pool.
     ///
     /// ```swift
     /// let user = api.user(id).timeout(after: .seconds(2))
@@ -63,8 +65,8 @@ extension Response {
         }
         // On the library's timer thread, not the global pool, so it fires even when the pool is saturated. The
         // timer thread then hands the handlers bound for a queue to their queues itself, so they too run near the
-        // deadline; immediate handlers and stages, which would run user code on it, go to a global queue or a
-        // blocked caller (see `Response+DeliveringElsewhere.swift`).
+        // deadline; immediate handlers and stages, which would run user code on it, go to the library's delivery
+        // threads or a blocked caller (see `Response+DeliveringElsewhere.swift`).
         // The link holds `derived` only while the timer does (until it expires or is cancelled).
         link.timed = derived
         if !derived.isSettled { DeadlineTimer.shared.schedule(link, at: .now() + duration.dispatchInterval) }

@@ -155,7 +155,11 @@ struct HandlerList<Value: Sendable>: Sendable {
         swap(&all, &self)
         all.forEachConsuming { handler in
             if handler.isRemoved { return }
-            if let queue = handler.deliveryQueue { queued.append(handler.callback, to: queue) } else { kept.append(handler) }
+            if let queue = handler.deliveryQueue {
+                queued.append(handler.callback, to: queue)
+            } else {
+                kept.append(handler)
+            }
         }
         self = kept
         return queued

@@ -57,10 +57,13 @@ final class DeadlineTimer: Sendable {
         var ready = FIFO<@Sendable () -> Void>()
         /// When the thread, parked or about to park, wakes up on its own (`UInt64.max`: never); `nil` while it is
         /// awake and will look at the heap and the jobs again before it parks. A new deadline wakes it only if it
-        /// is earlier than this, and a new ready job only if it is parked. An entry that leaves the heap does not
-        /// change it: the thread wakes then, finds nothing, and parks again, which costs one wake-up, where waking
-        /// it for every deadline made while the heap is empty cost one per timeout.
+        /// is earlier than this, and a new ready job only if it is parked.
         var parkedUntil: UInt64?
+        /// The time the thread last parked until, kept when the heap empties: the thread parks until then again
+        /// rather than for ever, so the next deadline made (later, for timeouts of one duration) needs no wake-up.
+        /// Timeouts made and settled one after another then cost the thread one wake-up per kept time, not one
+        /// each.
+        var keptWakeUp: UInt64 = .max
     }
 
     private let jobs = LockedBox(Jobs())
@@ -133,8 +136,10 @@ final class DeadlineTimer: Sendable {
                     jobs.parkedUntil = nil
                     return (ready, expired, nil)
                 }
-                let parkUntil = jobs.heap.first?.deadline ?? .max
+                let kept = jobs.keptWakeUp > now ? jobs.keptWakeUp : .max
+                let parkUntil = min(jobs.heap.first?.deadline ?? .max, kept)
                 jobs.parkedUntil = parkUntil
+                jobs.keptWakeUp = parkUntil
                 return (ready, expired, parkUntil)
             }
             for job in ready { job() }

@@ -133,7 +133,7 @@ struct HandlerList<Value: Sendable>: Sendable {
     /// goes to (`.default` and the queue it stands for are one queue), then the immediate ones on this thread.
     @usableFromInline
     func deliverMixed(_ outcome: Result<Value, any Error>) {
-        var queued = QueuedDeliveries<Value>()
+        var queued = QueuedDeliveries<Value>(expected: (more?.count ?? 0) + 1)
         var immediate: [Callback<Value>] = []
         forEach { handler in
             if handler.isRemoved { return }
@@ -149,7 +149,7 @@ struct HandlerList<Value: Sendable>: Sendable {
     /// immediate ones (which run user code on the delivering thread) in place, in order; handlers taken back are
     /// dropped.
     mutating func takeQueued() -> QueuedDeliveries<Value> {
-        var queued = QueuedDeliveries<Value>()
+        var queued = QueuedDeliveries<Value>(expected: (more?.count ?? 0) + 1)
         var kept = HandlerList()
         var all = HandlerList()
         swap(&all, &self)
@@ -180,22 +180,40 @@ struct HandlerList<Value: Sendable>: Sendable {
 /// handlers, whatever number of distinct queues they name.
 @usableFromInline
 struct QueuedDeliveries<Value: Sendable> {
+    /// A queue and its handlers: the first inline, so that the usual group of one handler allocates no array.
+    private struct Group {
+        let queue: any CallbackQueue
+        let first: Callback<Value>
+        var more: [Callback<Value>]?
+    }
+
     /// Past this many queues, groups are found through ``index`` rather than by comparing each.
     private static var linearSearchLimit: Int { 8 }
 
-    private var groups: [(queue: any CallbackQueue, callbacks: [Callback<Value>])] = []
+    private var groups: [Group] = []
     private var index: [ObjectIdentifier: Int] = [:]
+    /// How many handlers may come, to size the index once when it is built.
+    private let expected: Int
 
-    init() {}
+    /// Groups for up to about `expected` handlers (a hint: more still fit).
+    init(expected: Int = 0) {
+        self.expected = expected
+    }
 
     /// Adds `callback` to `queue`'s group.
     mutating func append(_ callback: Callback<Value>, to queue: any CallbackQueue) {
         if let group = group(of: queue) {
-            groups[group].callbacks.append(callback)
+            if groups[group].more == nil {
+                groups[group].more = [callback]
+            } else {
+                groups[group].more!.append(callback)
+            }
             return
         }
-        groups.append((queue, [callback]))
+        if groups.isEmpty { groups.reserveCapacity(min(expected, 64)) }
+        groups.append(Group(queue: queue, first: callback))
         if groups.count == Self.linearSearchLimit {
+            index.reserveCapacity(max(expected, Self.linearSearchLimit))
             for (position, group) in groups.enumerated() { index[ObjectIdentifier(group.queue)] = position }
         } else if groups.count > Self.linearSearchLimit {
             index[ObjectIdentifier(queue)] = groups.count - 1
@@ -209,9 +227,15 @@ struct QueuedDeliveries<Value: Sendable> {
 
     /// Hands each group to its queue, in one job.
     func deliver(_ outcome: Result<Value, any Error>) {
-        for (queue, callbacks) in groups {
-            queue.schedule {
-                for callback in callbacks { callback.invoke(with: outcome) }
+        for group in groups {
+            let first = group.first
+            guard let more = group.more else {
+                group.queue.schedule { first.invoke(with: outcome) }
+                continue
+            }
+            group.queue.schedule {
+                first.invoke(with: outcome)
+                for callback in more { callback.invoke(with: outcome) }
             }
         }
     }

@@ -41,7 +41,7 @@ extension BenchmarkCase {
                         let attempt = attempts.next()
                         return attempt == 1 ? Response(error: RetryFailure()) : Response(value: attempt)
                     }
-                    blackHole(try? retried.get(timeout: .seconds(120)))
+                    blackHole(try? retried.get(timeout: .seconds(20)))
                     run.stopClock()
                     pool?.release()
                 }
@@ -69,7 +69,7 @@ extension BenchmarkCase {
                 for _ in 0..<32 {
                     let mapped = slow.timeout(after: .milliseconds(200)).map { $0 + 1 }
                     Thread.detachNewThread {
-                        blackHole(try? mapped.get(timeout: .seconds(120)))
+                        blackHole(try? mapped.get(timeout: .seconds(20)))
                         returned.signal()
                     }
                 }
@@ -142,20 +142,27 @@ private final class AttemptCount: Sendable {
     func next() -> Int { count.add(1, ordering: .relaxed).newValue }
 }
 
-/// Dispatch's global pool with 128 jobs parked on a semaphore, until `release()`: as the app's blocking
-/// jobs, work queued to the pool after them waits until the pool has started a thread for each.
+/// Dispatch's global pool with every thread it has, and will start soon, parked on a semaphore until `release()`:
+/// jobs are parked 32 at a time, each batch followed by a probe, until a probe has not run 100 ms after it was
+/// queued. Work queued to the pool after them waits until the pool grows again (on Linux, by a thread now and
+/// then), as behind the app's 128 blocking jobs. Adaptive, because the pool keeps the threads it grew:
+/// a fixed number of parked jobs saturates a fresh process but not one whose pool an earlier sample grew.
 private final class ParkedPool: Sendable {
     private let parked = DispatchSemaphore(value: 0)
-    private static let jobs = 128
+    private let count = Atomic<Int>(0)
 
     init() {
-        for _ in 0..<Self.jobs { DispatchQueue.global().async { [parked] in parked.wait() } }
-        // Give the pool time to take the jobs, so the timed call finds it busy.
-        usleep(50_000)
+        while count.load(ordering: .relaxed) < 4_096 {
+            for _ in 0..<32 { DispatchQueue.global().async { [parked] in parked.wait() } }
+            count.add(32, ordering: .relaxed)
+            let probe = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async { probe.signal() }
+            if probe.wait(timeout: .now() + .milliseconds(100)) == .timedOut { break }
+        }
     }
 
     func release() {
-        for _ in 0..<Self.jobs { parked.signal() }
+        for _ in 0..<count.load(ordering: .relaxed) { parked.signal() }
     }
 }
 

@@ -68,6 +68,11 @@ final class DeadlineTimer: Sendable {
 
     private let jobs = LockedBox(Jobs())
     private let wakeUp = DispatchSemaphore(value: 0)
+    /// How many times a new deadline, a new job, and the time it parked until woke the thread: for tests, which
+    /// tell the wake-ups new deadlines cause from those other tests' jobs and deadlines cause meanwhile.
+    private let wakeUpsForDeadlines = Atomic<Int>(0)
+    private let wakeUpsForJobs = Atomic<Int>(0)
+    private let wakeUpsOnTime = Atomic<Int>(0)
 
     private init() {
         // At the main thread's QoS on Darwin: the first `timeout(after:)` may be made on a background thread, and
@@ -90,7 +95,10 @@ final class DeadlineTimer: Sendable {
             jobs.siftUp(from: jobs.heap.count - 1)
             return jobs.wake(before: entry.deadline)
         }
-        if wakesTheThread { wakeUp.signal() }
+        if wakesTheThread {
+            wakeUpsForDeadlines.add(1, ordering: .relaxed)
+            wakeUp.signal()
+        }
     }
 
     /// Cancels `entry`: it will not expire. If it was waiting in the heap, it leaves it now and its `cancelled()`
@@ -113,7 +121,19 @@ final class DeadlineTimer: Sendable {
             jobs.ready.append(job)
             return jobs.wakeForAJob()
         }
-        if wakesTheThread { wakeUp.signal() }
+        if wakesTheThread {
+            wakeUpsForJobs.add(1, ordering: .relaxed)
+            wakeUp.signal()
+        }
+    }
+
+    /// How many times a new deadline, a new job, and the time it parked until have woken the thread so far, for
+    /// tests.
+    var wakeUpCounts: (forDeadlines: Int, forJobs: Int, onTime: Int) {
+        (
+            wakeUpsForDeadlines.load(ordering: .relaxed), wakeUpsForJobs.load(ordering: .relaxed),
+            wakeUpsOnTime.load(ordering: .relaxed)
+        )
     }
 
     /// How many entries wait for their deadline, for tests.
@@ -144,10 +164,11 @@ final class DeadlineTimer: Sendable {
             }
             for job in ready { job() }
             for entry in expired { entry.expire() }
-            if let parkUntil {
-                _ = wakeUp.wait(
-                    timeout: parkUntil == .max ? .distantFuture : DispatchTime(uptimeNanoseconds: parkUntil)
-                )
+            if let parkUntil,
+                wakeUp.wait(timeout: parkUntil == .max ? .distantFuture : DispatchTime(uptimeNanoseconds: parkUntil))
+                    == .timedOut
+            {
+                wakeUpsOnTime.add(1, ordering: .relaxed)
             }
         }
     }

@@ -75,8 +75,8 @@ final class DeadlineTimer: Sendable {
     private let wakeUpsOnTime = Atomic<Int>(0)
 
     private init() {
-        // At the main thread's QoS on Darwin: the first `timeout(after:)` may be made on a background thread, and
-        // every later timeout would inherit its priority.
+        // At the main thread's QoS on Darwin: a thread started without a QoS attribute runs at QOS_CLASS_DEFAULT
+        // (<sys/qos.h>), below the user-interactive main thread whose timeouts it fires.
         PlatformThread.detach(name: "ix.timer", atMainQoS: true) { [self] in run() }
     }
 

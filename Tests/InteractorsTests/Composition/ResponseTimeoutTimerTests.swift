@@ -72,13 +72,13 @@ import Testing
         let switchesAfter = contextSwitches(ofThreadsNamed: "ix.timer")
         // Other tests' earlier deadlines wake it too, a few times.
         #expect(wakeUpsAfter.forDeadlines - wakeUpsBefore.forDeadlines < 2_000)
-        // Its context switches, less the wake-ups other tests cause meanwhile, for their jobs and at their short
-        // deadlines (and the thread may lose its core while it runs what they bring): thousands of them while a
-        // slow run (a sanitizer) of this loop overlaps stress tests that drop resolvers or time out.
-        if let switchesBefore, let switchesAfter {
-            let others =
-                (wakeUpsAfter.forJobs - wakeUpsBefore.forJobs) + (wakeUpsAfter.onTime - wakeUpsBefore.onTime)
-            #expect(switchesAfter - switchesBefore - 2 * others < 2_000)
+        // Its context switches too, when other tests left it idle meanwhile: while it runs their jobs (thousands,
+        // when a slow run, under a sanitizer, overlaps stress tests that drop resolvers or time out) it also
+        // waits for its lock, which this loop takes 40,000 times, and each such wait is a switch. The process as a
+        // whole is measured alone in the benchmarks (`threads-timeouts-one-by-one-20000`).
+        let others = (wakeUpsAfter.forJobs - wakeUpsBefore.forJobs) + (wakeUpsAfter.onTime - wakeUpsBefore.onTime)
+        if let switchesBefore, let switchesAfter, others == 0 {
+            #expect(switchesAfter - switchesBefore < 2_000)
         }
         withExtendedLifetime(firstTimed) {}
     }

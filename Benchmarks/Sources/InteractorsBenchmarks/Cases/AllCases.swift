@@ -21,5 +21,6 @@ extension BenchmarkCase {
             .storeRead,
             .presenterImmediate,
             .presenterSerialQueue,
-        ] + BenchmarkCase.scale + BenchmarkCase.stores + BenchmarkCase.sqliteThreadsAndObservers
+        ] + BenchmarkCase.scale + BenchmarkCase.libraryThreads + BenchmarkCase.stores
+            + BenchmarkCase.sqliteThreadsAndObservers
 }

@@ -44,6 +44,11 @@ public typealias _DarwinKeyDestructor = @convention(c) (UnsafeMutableRawPointer?
 public func pthread_self() -> pthread_t { stub() }
 public func pthread_equal(_ first: pthread_t?, _ second: pthread_t?) -> Int32 { stub() }
 public func pthread_main_np() -> Int32 { stub() }
+@discardableResult public func pthread_getname_np(
+    _ thread: pthread_t,
+    _ name: UnsafeMutablePointer<CChar>,
+    _ length: Int
+) -> Int32 { stub() }
 /// Darwin names only the calling thread.
 @discardableResult public func pthread_setname_np(_ name: UnsafePointer<CChar>) -> Int32 { stub() }
 @discardableResult public func pthread_key_create(
@@ -72,6 +77,11 @@ public func qos_class_main() -> qos_class_t { stub() }
     _ qosClass: qos_class_t,
     _ relativePriority: Int32
 ) -> Int32 { stub() }
+
+// MARK: Resource limits (<sys/resource.h>): the resources are plain `Int32` macros, not Glibc's enum.
+
+public var RLIMIT_FSIZE: Int32 { 1 }
+@discardableResult public func setrlimit(_ resource: Int32, _ limit: UnsafePointer<rlimit>!) -> Int32 { stub() }
 
 // MARK: Files (<sys/fcntl.h>): F_FULLFSYNC asks the drive to flush its own cache too.
 

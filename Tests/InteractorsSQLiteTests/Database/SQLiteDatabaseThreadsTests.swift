@@ -131,6 +131,44 @@ import Darwin
         }
     }
 
+    /// Every reader thread held by a handler run where an answer settles (`.immediate`), each blocked on another
+    /// call of the same database: the answers they wait for are work they run in their place, not jobs queued
+    /// behind them (the library's promise: a blocking wait never deadlocks on work it is owed).
+    @Test(arguments: DatabaseKind.allCases)
+    func handlersBlockedOnEveryReaderThreadStillGetTheirAnswers(kind: DatabaseKind) throws {
+        let database = try kind.make()
+        let notes = try database.notes([ada])
+        let readers = 4  // SQLiteDatabase's reader threads, as its documentation says
+        let entered = DispatchSemaphore(value: 0)
+        let allIn = DispatchSemaphore(value: 0)
+        let outcomes = LockedBox<[String]>([])
+        let finished = DispatchSemaphore(value: 0)
+        // Each observer's first answer is told on a reader thread, which its handler then holds.
+        let observations = (0..<readers).map { index in
+            let isFirst = LockedBox(true)
+            return notes.observe(AllObjectsQuery(), on: .immediate) { _ in
+                guard isFirst.withLock({ first in defer { first = false }; return first }) else { return }
+                entered.signal()
+                _ = allIn.wait(timeout: .now() + 30)
+                // Guarded waits: a deadlock shows as timedOut, and the threads are let go.
+                let put = notes.put(Note(id: "from-\(index)", text: "x")).result(timeout: .seconds(10))
+                let written = database.database.write { _ in index }.result(timeout: .seconds(10))
+                let read = notes.get(IdQuery("ada")).result(timeout: .seconds(10))
+                outcomes.withLock {
+                    $0.append("\(index): put \(put.outcome), write \(written.outcome), get \(read.outcome)")
+                }
+                finished.signal()
+            }
+        }
+        for _ in 0..<readers { #expect(entered.wait(timeout: .now() + 30) == .success) }
+        for _ in 0..<readers { allIn.signal() }
+        for _ in 0..<readers { #expect(finished.wait(timeout: .now() + 60) == .success) }
+        let lines = outcomes.withLock { $0 }
+        #expect(lines.count == readers)
+        #expect(lines.allSatisfy { $0.hasSuffix("put ok, write ok, get ok") }, "\(lines)")
+        withExtendedLifetime(observations) {}
+    }
+
     #if os(macOS) || os(Linux)
     @Test func aThousandReadsStartAFewThreadsThatEndWithTheDatabase() throws {
         guard threadsInThisProcess() != nil else { return }  // no /proc to count them
@@ -150,4 +188,21 @@ import Darwin
         #expect(released == 0, "\(line)")
     }
     #endif
+}
+
+extension Response {
+    /// The outcome of a wait of at most `timeout`: a `timedOut` failure if it ran out.
+    fileprivate func result(timeout: Duration) -> Result<Value, any Error> {
+        Result { try get(timeout: timeout) }
+    }
+}
+
+extension Result {
+    /// "ok", or the failure, for a test's message.
+    fileprivate var outcome: String {
+        switch self {
+        case .success: "ok"
+        case .failure(let error): "\(error)"
+        }
+    }
 }

@@ -40,6 +40,25 @@ import Testing
         withExtendedLifetime(database) {}
     }
 
+    @Test func writesPendingWhenTheFileIsDeletedEachFailSayingSo() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("app.sqlite")
+        let database = try SQLiteDatabase(fileURL: url)
+        let notes = try SQLiteDataSource<Note>(database: database, table: "notes")
+        _ = try notes.put(ada).get()
+        // A body holds the writer while writes queue behind it; the file is deleted before any of them commits.
+        let writer = HeldWriter(database) { transaction in try transaction.put(grace, in: notes) }
+        let pending = (0..<5).map { notes.put(Note(id: "pending-\($0)", text: "never acknowledged")) }
+        try FileManager.default.removeItem(at: url)
+        let held = throwsDataError { try writer.letGo() }
+        for error in [held] + pending.map(\.dataError) {
+            #expect(error?.code == .storageFailed)
+            #expect(error?.message.contains(Self.movedOrDeleted) == true)
+        }
+        #expect(notes.getAll(AllObjectsQuery()).dataError?.message.contains(Self.movedOrDeleted) == true)
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+
     @Test func aFileMovedAwayKeepsEverythingAcknowledgedBeforeTheMove() throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("app.sqlite")

@@ -34,7 +34,10 @@ import Testing
                 ifCorrupt: .moveAside,
                 onCorruption: { error in reports.withLock { $0.append(error) } }
             ),
-            try SQLiteDatabase(fileURL: directory.file("report.sqlite"), onCorruption: SQLiteDatabase.reportToStandardError),
+            try SQLiteDatabase(
+                fileURL: directory.file("report.sqlite"),
+                onCorruption: SQLiteDatabase.reportToStandardError
+            ),
             try SQLiteDatabase(
                 fileURL: directory.file("all.sqlite"),
                 readOnly: false,

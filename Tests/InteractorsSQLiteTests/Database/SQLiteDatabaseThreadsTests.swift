@@ -147,7 +147,11 @@ import Darwin
         let observations = (0..<readers).map { index in
             let isFirst = LockedBox(true)
             return notes.observe(AllObjectsQuery(), on: .immediate) { _ in
-                guard isFirst.withLock({ first in defer { first = false }; return first }) else { return }
+                let first = isFirst.withLock { first in
+                    defer { first = false }
+                    return first
+                }
+                guard first else { return }
                 entered.signal()
                 _ = allIn.wait(timeout: .now() + 30)
                 // Guarded waits: a deadlock shows as timedOut, and the threads are let go.

@@ -27,11 +27,12 @@ extension SQLiteDatabase {
         // Read on the writer, decoded and settled on a reader thread (see `SQLiteWriter.answer`), never on the
         // writer, where a handler run as it settles could wait for a write that only the writer would run.
         let (rows, resolver) = Response<Result<Rows, any Error>>.makePending()
-        writer.schedule {
-            guard !resolver.isCancelled else { return }
-            resolver.succeed(Result { () throws(DataError) in try body(writer.connection) }.mapError { $0 })
+        writer.scheduleJob {
+            guard !resolver.isCancelled else { return nil }
+            let read = Result { () throws(DataError) in try body(writer.connection) }.mapError { $0 as any Error }
+            return { resolver.succeed(read) }
         }
-        return rows.flatMap { rows in Response(on: workers) { try decode(try rows.get()) } }
+        return writer.answer(rows) { rows in try decode(rows) }
     }
 
     /// Reads and decodes as ``read(_:decode:)`` does, for an observer: hands the answer to `then`, on the reader

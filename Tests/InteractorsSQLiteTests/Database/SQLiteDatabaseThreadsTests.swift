@@ -131,6 +131,28 @@ import Darwin
         }
     }
 
+    /// A handler run where a write settles never runs on the writer (where waiting for another write would wait
+    /// for itself), however the reader thread that answers races with the writer that hands it the answer.
+    @Test(arguments: DatabaseKind.allCases)
+    func handlersRunWhereAnswersSettleNeverRunOnTheWriter(kind: DatabaseKind) throws {
+        let database = try kind.make()
+        let notes = try database.notes([])
+        let threads = LockedBox<[String]>([])
+        var responses: [Response<Void>] = []
+        for index in 0..<300 {
+            let put = notes.put(Note(id: "\(index)", text: "x"))
+            put.onResult(on: .immediate) { _ in threads.withLock { $0.append(Self.currentThreadName) } }
+            let read = notes.get(IdQuery("\(index)"))
+            // Maybe before the put commits (then notFound): either way its handler runs.
+            read.onResult(on: .immediate) { _ in threads.withLock { $0.append(Self.currentThreadName) } }
+            responses += [put.map { _ in () }, read.map { _ in () }.recover { _ in () }]
+        }
+        for response in responses { _ = try? response.get(timeout: .seconds(30)) }
+        let names = threads.withLock { $0 }
+        #expect(names.count == 600, "\(Dictionary(grouping: names) { $0 }.mapValues(\.count))")
+        #expect(!names.contains("ix.sqlite.write"), "\(Dictionary(grouping: names) { $0 }.mapValues(\.count))")
+    }
+
     /// Every reader thread held by a handler run where an answer settles (`.immediate`), each blocked on another
     /// call of the same database: the answers they wait for are work they run in their place, not jobs queued
     /// behind them (the library's promise: a blocking wait never deadlocks on work it is owed).

@@ -41,7 +41,7 @@ struct TableSQL: Sendable {
         else {
             throw .misuse(
                 "\"\(name)\" cannot be a table name: names starting sqlite_ or interactors_ are reserved, and a name "
-                    + "must not be empty"
+                    + "must not be empty nor hold a NUL character"
             )
         }
         let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
@@ -146,7 +146,7 @@ struct TableSQL: Sendable {
             throw DataError(
                 code: .corruptStore,
                 message: "table \(table) in \(connection.location) is not a table SQLiteDataSource keeps (its columns "
-                    + "are \(found.joined(separator: ", "))); it was left as it is"
+                    + "are \(found.joined(separator: ", "))); the source was not opened, and the table was not changed"
             )
         }
         return true

@@ -16,6 +16,9 @@ final class DatabaseFile: Sendable {
 
     private struct State {
         var generation = 0
+        /// The file at the path in this generation, as first opened (or made fresh): a connection opened later on
+        /// another file there (the database's deleted and another put in its place) finds it moved.
+        var identity: FileIdentity?
         /// Set once the file at the path is found not to be the one opened (moved or deleted behind the
         /// database's back): every operation fails with it from then on.
         var lost: DataError?
@@ -59,31 +62,70 @@ final class DatabaseFile: Sendable {
 
     /// Opens a connection with `access` in the current generation. The writer's (`.create`, `.write`) keeps the
     /// file in WAL mode, switching a file in another journal mode to it; a connection that does not create the
-    /// file and finds none at the path finds it moved or deleted (see ``standing(of:openedIn:)``). A file damaged
-    /// at open is moved aside first when ``ifCorrupt`` says so; else the open fails with `corruptStore`.
+    /// file and finds none at the path, or another file than the one the database opened, finds it moved or
+    /// deleted (see ``standing(of:openedIn:)``). A file damaged at open is moved aside first when ``ifCorrupt``
+    /// says so; else the open fails with `corruptStore`, the file and its log left as they were.
     func open(_ access: SQLiteConnection.Access) throws(DataError) -> (SQLiteConnection, generation: Int) {
         var movedAside = false
         while true {
             let generation = self.generation
             let connection: SQLiteConnection
-            do {
-                connection = try SQLiteConnection(path: path, location: path, access: access)
-                if access != .read {
-                    try Self.keepInWALMode(connection)
-                } else {
-                    // SQLite reads the file only when asked to: make it read the header now.
-                    _ = try connection.text("PRAGMA schema_version")
-                }
-                return (connection, generation)
+            do throws(DataError) {
+                connection = try connect(access)
             } catch {
                 guard let corruption = error.corruption else {
-                    if access != .create, !FileManager.default.fileExists(atPath: path) { throw markLost() }
-                    throw error
+                    if access == .create { throw error }
+                    switch missing(seenIn: generation) {
+                    case .current: throw error
+                    case .stale: continue
+                    case .lost(let lost): throw lost
+                    }
                 }
                 guard ifCorrupt == .moveAside, !readOnly, !movedAside else { throw error }
                 movedAside = true
                 try moveAside(seenIn: generation, corruption)
+                continue
             }
+            switch adopt(connection, openedIn: generation, recording: access == .create) {
+            case .current:
+                return (connection, generation)
+            case .stale:
+                connection.closeKeepingLogFiles()
+            case .lost(let error):
+                connection.closeKeepingLogFiles()
+                throw error
+            }
+        }
+    }
+
+    /// A connection with `access`, which has read the file's header.
+    private func connect(_ access: SQLiteConnection.Access) throws(DataError) -> SQLiteConnection {
+        if access == .create { try lookForDamage() }
+        let connection = try SQLiteConnection(path: path, location: path, access: access)
+        if access != .read {
+            try Self.keepInWALMode(connection)
+        } else {
+            // SQLite reads the file only when asked to: make it read the header now.
+            _ = try connection.text("PRAGMA schema_version")
+        }
+        return connection
+    }
+
+    /// Before the writer first opens the file: reads its schema on a read-only connection, which never folds the
+    /// log into the file when it closes (the writer's connection, closing after it met damage, would: a damaged
+    /// file would then lose its log before it is moved aside, or change though `.fail` leaves it as it is).
+    /// Throws only `corruptStore`; anything else (no file yet, a hot journal only a writer can roll back) is the
+    /// writer's to meet.
+    private func lookForDamage() throws(DataError) {
+        guard let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber,
+            size.intValue > 0
+        else { return }
+        do throws(DataError) {
+            let look = try SQLiteConnection(path: path, location: path, access: .read)
+            defer { look.close() }
+            _ = try look.text("PRAGMA schema_version")
+        } catch {
+            if error.corruption != nil { throw error }
         }
     }
 
@@ -123,14 +165,35 @@ final class DatabaseFile: Sendable {
         }
     }
 
-    /// Records that the file was moved or deleted (found by a connection that could not open it: the database
-    /// found it when it opened), so that every operation fails from now on.
-    private func markLost() -> DataError {
+    /// Where a connection just opened in `generation` stands: its file must be the one the database opened in
+    /// that generation (recorded by the first connection, when `recording`, or when the file was made fresh).
+    private func adopt(_ connection: SQLiteConnection, openedIn generation: Int, recording: Bool) -> Standing {
         state.withLock { state in
-            if let lost = state.lost { return lost }
+            if generation != state.generation { return .stale }
+            if let lost = state.lost { return .lost(lost) }
+            let identity = FileIdentity(path)
+            if recording || state.identity == nil {
+                state.identity = identity
+                return .current
+            }
+            guard identity != state.identity || connection.fileHasMoved else { return .current }
             let lost = Self.lostError(path)
             state.lost = lost
-            return lost
+            return .lost(lost)
+        }
+    }
+
+    /// Where the database stands after a connection opened in `generation` could not open the file: moved or
+    /// deleted if there is no file at the path; stale if this database moved it aside meanwhile (it makes the
+    /// fresh one under the lock, so a file missing here is never one it is making).
+    private func missing(seenIn generation: Int) -> Standing {
+        state.withLock { state in
+            if generation != state.generation { return .stale }
+            if let lost = state.lost { return .lost(lost) }
+            guard !FileManager.default.fileExists(atPath: path) else { return .current }
+            let lost = Self.lostError(path)
+            state.lost = lost
+            return .lost(lost)
         }
     }
 
@@ -161,6 +224,7 @@ final class DatabaseFile: Sendable {
                 try table.create(on: fresh)
             }
             state.generation += 1
+            state.identity = FileIdentity(path)
             return DataError.corrupt(
                 path,
                 corruption,
@@ -199,5 +263,22 @@ final class DatabaseFile: Sendable {
             }
         }
         return (destination as NSString).lastPathComponent
+    }
+}
+
+/// Which file a path names: its device and inode, as `stat` answers them. Two files are the same file exactly when
+/// both match; a file renamed keeps them, a file put in another's place has others.
+struct FileIdentity: Equatable, Sendable {
+    let device: UInt64
+    let inode: UInt64
+
+    /// The identity of the file at `path`; nil if there is none.
+    init?(_ path: String) {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            let device = attributes[.systemNumber] as? NSNumber,
+            let inode = attributes[.systemFileNumber] as? NSNumber
+        else { return nil }
+        self.device = device.uint64Value
+        self.inode = inode.uint64Value
     }
 }

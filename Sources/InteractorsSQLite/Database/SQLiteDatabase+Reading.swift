@@ -24,17 +24,15 @@ extension SQLiteDatabase {
                 Response(on: workers) { try decode(rows) }
             }
         }
-        // Settled by the reader thread that decoded, never on the writer, where a handler run as it settles could
-        // wait for a write that only the writer would run.
-        let (response, resolver) = Response<T>.makePending()
-        writer.schedule {
-            guard !resolver.isCancelled else { return }
-            let rows = Result { () throws(DataError) in try body(writer.connection) }
-            workers.schedule {
-                resolver.resolve(rows.flatMap { rows in Result { () throws(DataError) in try decode(rows) } })
-            }
+        // Read on the writer, decoded and settled on a reader thread (see `SQLiteWriter.answer`), never on the
+        // writer, where a handler run as it settles could wait for a write that only the writer would run.
+        let (rows, resolver) = Response<Result<Rows, any Error>>.makePending()
+        writer.scheduleJob {
+            guard !resolver.isCancelled else { return nil }
+            let read = Result { () throws(DataError) in try body(writer.connection) }.mapError { $0 as any Error }
+            return { resolver.succeed(read) }
         }
-        return response
+        return writer.answer(rows) { rows in try decode(rows) }
     }
 
     /// Reads and decodes as ``read(_:decode:)`` does, for an observer: hands the answer to `then`, on the reader

@@ -25,7 +25,8 @@ public import InteractorsData
 ///   Dispatch's global pool, which the app may fill: one writer thread (`ix.sqlite.write`) and up to four reader
 ///   threads (`ix.sqlite.read`, which also decode what was read and answer the callers), started as work comes in
 ///   and ended when the database is released. Responses settle on the reader threads, and deliver where the caller
-///   asked.
+///   asked; a caller blocked on a reader thread (in a handler run `.immediate`) waiting for another read or write
+///   of the database runs its answer in its place, so such waits end even with every reader thread blocked.
 /// - **Several processes.** Another process may open the same file: SQLite's locks order the two writers, and a
 ///   write waits up to 10 seconds for the other's transaction before it fails.
 /// - **A file that is moved or deleted** while the database is open is found before a commit is answered

@@ -31,8 +31,8 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
     /// The writer's thread, `ix.sqlite.write`.
     let threads = SQLiteThreads(name: "ix.sqlite.write", threads: 1)
     /// Where the writes' callers are answered: the database's reader threads, never the writer's own (see
-    /// ``scheduleJob(_:)``).
-    let answers: SQLiteThreads
+    /// ``answer(_:_:)``).
+    let answers: AnswerQueue
     /// The database file; nil in memory.
     let file: DatabaseFile?
     let observers: TableObservers
@@ -58,7 +58,7 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
         self.connection = connection
         self.generation = generation
         self.file = file
-        self.answers = answers
+        self.answers = AnswerQueue(readers: answers, writer: threads)
         self.observers = observers
     }
 
@@ -79,10 +79,9 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
         }
     }
 
-    /// Runs `job` on the writer; what it returns runs once the job counts as finished, on the database's reader
-    /// threads: the answers to the job's callers. Off the writer, so that a handler run where the response settles
-    /// (`.immediate`) never runs on it: one that waited there for another write would wait for itself. After the
-    /// job, so that a caller who then releases the database finds its file closed.
+    /// Runs `job` on the writer; what it returns runs on the writer once the job counts as finished (so that a
+    /// caller who then releases the database finds its file closed): it settles the job's internal responses,
+    /// which hand the callers' answers to the reader threads (see ``answer(_:_:)``).
     func scheduleJob(_ job: @escaping @Sendable () -> (@Sendable () -> Void)?) {
         state.withLock { $0.jobs += 1 }
         threads.schedule {
@@ -92,8 +91,24 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
                 return state.jobs == 0 && state.isClosing
             }
             if mustClose { self.closeNow() }
-            if let answer { self.answers.schedule(answer) }
+            if let answer { self.answers.holding(answer) }
         }
+    }
+
+    /// The caller's response to what the writer settles `settled` with (in the answer a job returns to
+    /// ``scheduleJob(_:)``), made by `transform` (decoding, say): settled on the database's reader threads, as
+    /// work given to `Response(on:)` there, never on the writer.
+    ///
+    /// Not on the writer, so that a handler run where the response settles (`.immediate`) never runs on it: one
+    /// that waited there for another write would wait for itself. As work rather than a job queued to the reader
+    /// threads, so that a caller blocked on a reader thread (a handler run where another answer settled, waiting
+    /// for this one) runs it in its place: with every reader thread so blocked, a queued job would never run.
+    func answer<T: Sendable, U: Sendable>(
+        _ settled: Response<Result<T, any Error>>,
+        _ transform: @escaping @Sendable (T) throws -> U
+    ) -> Response<U> {
+        let answers = self.answers
+        return settled.flatMap { result in Response(on: answers) { try transform(try result.get()) } }
     }
 
     /// Closes the connection once no job is left: now if the writer is idle. Called once, when the database is
@@ -134,24 +149,21 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
     /// has committed, or fails with what it threw (or the first error of its writes), having changed nothing.
     /// `body` may run more than once (see ``SQLiteDatabase/write(_:)``); only its last run counts.
     func enqueue<T: Sendable>(_ body: @escaping @Sendable (SQLiteTransaction) throws -> T) -> Response<T> {
-        let (response, resolver) = Response<T>.makePending()
+        // Settled on the writer, with the write's outcome; its only handler hands the answer on (see `answer`).
+        let (settled, resolver) = Response<Result<T, any Error>>.makePending()
         let write = QueuedWrite(
             isCancelled: { resolver.isCancelled },
             run: { transaction in
                 var result = Result { try body(transaction) }
                 if case .success = result, let failure = transaction.firstFailure { result = .failure(failure) }
-                switch result {
-                case .success(let value):
-                    return WriteOutcome(succeeded: true) { resolver.succeed(value) }
-                case .failure(let error):
-                    return WriteOutcome(succeeded: false) { resolver.fail(error) }
-                }
+                let outcome = result
+                return WriteOutcome(succeeded: (try? outcome.get()) != nil) { resolver.succeed(outcome) }
             },
-            fail: { resolver.fail($0) }
+            fail: { resolver.succeed(.failure($0)) }
         )
         state.withLock { $0.pending.append(write) }
         scheduleJob { self.commitPending() }
-        return response
+        return answer(settled) { $0 }
     }
 
     /// Runs `body` on the writer now, in a transaction of its own, and waits for it: for creating a source's

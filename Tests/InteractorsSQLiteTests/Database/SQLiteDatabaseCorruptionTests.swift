@@ -47,6 +47,36 @@ import Testing
         try directory.fileNames().filter { $0.hasPrefix("\(name).corrupt-") }
     }
 
+    /// `app.sqlite` in WAL mode with its last commit still in its log (as a process killed while the database was
+    /// open leaves it), and its header overwritten: damage SQLite meets at open, with a log that a connection
+    /// closing normally would fold into the file and delete. The file's and the log's bytes.
+    static func damagedFileWithALog(in directory: TemporaryDirectory) throws -> (url: URL, file: Data, log: Data) {
+        let source = directory.file("source.sqlite")
+        let url = directory.file("app.sqlite")
+        let files = FileManager.default
+        do {
+            let raw = RawSQLite(source)
+            let made = raw.execute(
+                "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; CREATE TABLE t (x); "
+                    + "INSERT INTO t VALUES ('in the file'); PRAGMA wal_checkpoint(TRUNCATE); "
+                    + "UPDATE t SET x = 'in the log'"
+            )
+            #expect(made == 0)
+            // Copied while open: the copy's log holds the last commit.
+            try files.copyItem(at: source, to: url)
+            try files.copyItem(atPath: source.path + "-wal", toPath: url.path + "-wal")
+        }
+        for name in ["source.sqlite", "source.sqlite-wal", "source.sqlite-shm"] {
+            try? files.removeItem(at: directory.file(name))
+        }
+        let handle = try FileHandle(forUpdating: url)
+        try handle.write(contentsOf: Data(repeating: 0xA5, count: 100))
+        try handle.close()
+        let log = try Data(contentsOf: URL(fileURLWithPath: url.path + "-wal"))
+        #expect(log.count > 32)  // a header and at least one frame
+        return (url, try Data(contentsOf: url), log)
+    }
+
     @Test func aFileThatIsNotADatabaseIsMovedAsideAtOpenAndTheDatabaseStartsEmpty() throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("cache.sqlite")
@@ -69,6 +99,76 @@ import Testing
         #expect(report.message.contains(url.path))
         #expect(report.message.contains("moved aside to \(name)"))
         #expect(report.message.contains("SQLite error 26"))
+    }
+
+    @Test func aDamagedFileIsMovedAsideAtOpenWithItsLogUnfolded() throws {
+        let directory = try TemporaryDirectory()
+        let (url, file, log) = try Self.damagedFileWithALog(in: directory)
+        let reports = Reports()
+        let database = try SQLiteDatabase(fileURL: url, ifCorrupt: .moveAside) { reports.append($0) }
+        let notes = try SQLiteDataSource<Note>(database: database, table: "notes")
+        #expect(try notes.getAll(AllObjectsQuery()).get().isEmpty)
+        #expect(reports.all.count == 1)
+        // Closed without a checkpoint: the log was not folded into the damaged file, nor deleted; both moved aside.
+        let aside = try Self.movedAside("app.sqlite", in: directory)
+        let name = try #require(aside.first { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") })
+        #expect(aside.contains(name + "-wal"))
+        #expect(try Data(contentsOf: directory.file(name)) == file)
+        #expect(try Data(contentsOf: directory.file(name + "-wal")) == log)
+        withExtendedLifetime(database) {}
+    }
+
+    @Test func byDefaultADamagedFileWithALogFailsToOpenAndBothAreLeftAsTheyWere() throws {
+        let directory = try TemporaryDirectory()
+        let (url, file, log) = try Self.damagedFileWithALog(in: directory)
+        let error = try #require(throwsDataError { _ = try SQLiteDatabase(fileURL: url) })
+        #expect(error.code == .corruptStore)
+        #expect(error.message.contains("left as it is"))
+        #expect(try Data(contentsOf: url) == file)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: url.path + "-wal")) == log)
+    }
+
+    @Test func damageMetLaterMovesTheFileItsLogAndItsSharedMemoryAsideAndTheLogStaysUnfolded() throws {
+        let directory = try TemporaryDirectory()
+        let url = try Self.fileWithNotes(in: directory)
+        var name = ""
+        var log = Data()
+        do {
+            let database = try SQLiteDatabase(fileURL: url, ifCorrupt: .moveAside) { _ in }
+            let notes = try SQLiteDataSource<Note>(database: database, table: "notes")
+            _ = try notes.put(ada).get()  // in the log
+            _ = try Self.damage(url)
+            #expect(try notes.getAll(AllObjectsQuery()).get().isEmpty)  // a read meets the damage
+            _ = try notes.put(grace).get()
+            let aside = try Self.movedAside("app.sqlite", in: directory).sorted()
+            name = try #require(aside.first)
+            // <file name>.corrupt-<timestamp>, and that name followed by -wal and -shm.
+            #expect(name.hasPrefix("app.sqlite.corrupt-"))
+            #expect(aside == [name, name + "-shm", name + "-wal"])
+            log = try Data(contentsOf: directory.file(name + "-wal"))
+            #expect(log.count > 32)
+            #expect(try notes.getAll(AllObjectsQuery()).get() == [grace])
+        }
+        // Released: the connections still on the moved file closed without folding its log into it.
+        #expect(try Data(contentsOf: directory.file(name + "-wal")) == log)
+        let reopened = try SQLiteDataSource<Note>(database: SQLiteDatabase(fileURL: url), table: "notes")
+        #expect(try reopened.getAll(AllObjectsQuery()).get() == [grace])
+    }
+
+    @Test func readsOpeningConnectionsWhileTheFileIsMovedAsideNeverFindItMissing() throws {
+        // Each round: a fresh database (no idle read connection), damage, then reads at once, each opening a read
+        // connection while one of them moves the file aside and makes the fresh one.
+        for _ in 0..<20 {
+            let directory = try TemporaryDirectory()
+            let url = try Self.fileWithNotes(in: directory)
+            let database = try SQLiteDatabase(fileURL: url, ifCorrupt: .moveAside) { _ in }
+            let notes = try SQLiteDataSource<Note>(database: database, table: "notes")
+            _ = try Self.damage(url)
+            let reads = (0..<8).map { _ in notes.getAll(AllObjectsQuery()) }
+            for read in reads { #expect(try read.get().isEmpty) }
+            _ = try notes.put(ada).get()
+            #expect(try notes.getAll(AllObjectsQuery()).get() == [ada])
+        }
     }
 
     @Test func byDefaultTheDamageIsReportedOnStandardError() throws {

@@ -40,6 +40,25 @@ import Testing
         withExtendedLifetime(database) {}
     }
 
+    @Test func writesPendingWhenTheFileIsDeletedEachFailSayingSo() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("app.sqlite")
+        let database = try SQLiteDatabase(fileURL: url)
+        let notes = try SQLiteDataSource<Note>(database: database, table: "notes")
+        _ = try notes.put(ada).get()
+        // A body holds the writer while writes queue behind it; the file is deleted before any of them commits.
+        let writer = HeldWriter(database) { transaction in try transaction.put(grace, in: notes) }
+        let pending = (0..<5).map { notes.put(Note(id: "pending-\($0)", text: "never acknowledged")) }
+        try FileManager.default.removeItem(at: url)
+        let held = throwsDataError { try writer.letGo() }
+        for error in [held] + pending.map(\.dataError) {
+            #expect(error?.code == .storageFailed)
+            #expect(error?.message.contains(Self.movedOrDeleted) == true)
+        }
+        #expect(notes.getAll(AllObjectsQuery()).dataError?.message.contains(Self.movedOrDeleted) == true)
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+
     @Test func aFileMovedAwayKeepsEverythingAcknowledgedBeforeTheMove() throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("app.sqlite")
@@ -82,6 +101,29 @@ import Testing
         #expect(other.execute("CREATE TABLE theirs (x); INSERT INTO theirs VALUES (1)") == 0)
         #expect(notes.put(grace).dataError?.message.contains(Self.movedOrDeleted) == true)
         #expect(other.rows("SELECT name FROM sqlite_master") == [["text theirs"]])
+        withExtendedLifetime(database) {}
+    }
+
+    @Test func aFileReplacedAtThePathIsNotReadEither() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("app.sqlite")
+        let database = try SQLiteDatabase(fileURL: url)
+        let notes = try SQLiteDataSource<Note>(database: database, table: "notes")
+        _ = try notes.put(ada).get()
+        // Another database put where this one was, with a table of the same name and shape, before any read
+        // connection was opened: a read would open the other file.
+        try FileManager.default.removeItem(at: url)
+        let other = RawSQLite(url)
+        let made = other.execute(
+            "CREATE TABLE notes (position INTEGER PRIMARY KEY, id BLOB NOT NULL UNIQUE, value TEXT NOT NULL, "
+                + "stored_at REAL NOT NULL); INSERT INTO notes (id, value, stored_at) VALUES "
+                + "('theirs', '{\"id\":\"theirs\",\"text\":\"not this one\",\"revision\":0}', 0)"
+        )
+        #expect(made == 0)
+        #expect(notes.getAll(AllObjectsQuery()).dataError?.message.contains(Self.movedOrDeleted) == true)
+        #expect(notes.get(IdQuery("theirs")).dataError?.message.contains(Self.movedOrDeleted) == true)
+        #expect(notes.put(grace).dataError?.message.contains(Self.movedOrDeleted) == true)
+        #expect(other.rows("SELECT id FROM notes") == [["text theirs"]])
         withExtendedLifetime(database) {}
     }
 

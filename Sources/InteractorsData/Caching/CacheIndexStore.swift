@@ -18,7 +18,7 @@ public import Interactors
 /// Each read answers from one consistent state. The plain ``DataSource`` methods keep the index consistent too: a
 /// value removed by `delete` or `deleteAll` leaves every list and loses its time, `deleteAll(AllObjectsQuery())`
 /// drops every list, and `put` of a value forgets its stored-at time (nil: not stored by a repository).
-public protocol CacheIndexStore<Value>: GetDataSource, PutDataSource, DeleteDataSource {
+public protocol CacheIndexStore<Value>: DataSource {
     /// The values with `ids` that the store holds, in the order of `ids`, each with when it was stored.
     func cachedEntries(_ ids: [Value.ID]) -> Response<[CacheEntry<Value>]>
 

@@ -5,10 +5,10 @@ import Interactors
 /// memory, and the values in the source. A change is several calls to the source, not one transaction; a cache
 /// that needs more adopts ``CacheIndexStore``.
 final class UnindexedCache<Value: Identifiable & Sendable>: CacheIndexStore where Value.ID: Sendable {
-    private let base: any DataSource<Value>
+    private let base: any DataSourceParts<Value>
     private let index = LockedBox(CacheIndex<Value.ID>())
 
-    init(_ base: some DataSource<Value>) {
+    init(_ base: some DataSourceParts<Value>) {
         self.base = base
     }
 

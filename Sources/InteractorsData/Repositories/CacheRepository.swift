@@ -44,7 +44,7 @@ public import Interactors
 /// ask that one source as it is, without lists.
 public struct CacheRepository<Value: Identifiable & Sendable>: GetRepository, PutRepository, DeleteRepository
 where Value.ID: Sendable {
-    let main: any DataSource<Value>
+    let main: any DataSourceParts<Value>
     let cache: any CacheIndexStore<Value>
     let isValid: @Sendable (Value) -> Bool
     let maxAge: Duration?
@@ -65,8 +65,8 @@ where Value.ID: Sendable {
     ///     own ``DataError``, or any other error wrapped in ``DataError/Code/storageFailed``. By default, one line
     ///     on standard error.
     public init(
-        main: some DataSource<Value>,
-        cache: some DataSource<Value>,
+        main: some GetDataSource<Value> & PutDataSource<Value> & DeleteDataSource<Value>,
+        cache: some GetDataSource<Value> & PutDataSource<Value> & DeleteDataSource<Value>,
         isValid: @escaping @Sendable (Value) -> Bool = { _ in true },
         maxAge: Duration? = nil,
         fallback: @escaping @Sendable (any Error) -> Bool = CacheRepository.serverUnavailable,

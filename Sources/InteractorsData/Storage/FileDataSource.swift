@@ -27,8 +27,7 @@ public import Interactors
 ///
 /// It answers the same queries as ``InMemoryDataSource``, and keeps a ``CacheRepository``'s lists and times in
 /// the same file (``CacheIndexStore``).
-public final class FileDataSource<Value: Codable & Identifiable & Sendable>: GetDataSource, PutDataSource,
-    DeleteDataSource
+public final class FileDataSource<Value: Codable & Identifiable & Sendable>: DataSource
 where Value.ID: Sendable {
     /// What a source does with a file that is not a collection it can read.
     public enum CorruptFile: Sendable, Hashable {

@@ -13,7 +13,7 @@ public import Interactors
 /// ``IdQuery``, ``IdsQuery``, ``AllObjectsQuery`` and ``FilterQuery`` (see ``GetDataSource`` for what each
 /// method answers), and keeps values in the order they were first stored. As a ``CacheRepository``'s cache, it
 /// keeps the repository's lists and times with its values (``CacheIndexStore``), in memory.
-public final class InMemoryDataSource<Value: Identifiable & Sendable>: GetDataSource, PutDataSource, DeleteDataSource
+public final class InMemoryDataSource<Value: Identifiable & Sendable>: DataSource
 where Value.ID: Sendable {
     private let collection = LockedBox(ValueCollection<Value>())
     private let name = "InMemoryDataSource<\(Value.self)>"

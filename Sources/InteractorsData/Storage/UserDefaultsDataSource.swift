@@ -21,8 +21,7 @@ public import Interactors
 /// not synced to the disk before it returns, and `putAll` is not atomic (a value that does not encode stores
 /// none of them, though). For more than a few hundred values, or anything that must survive a crash, use
 /// ``FileDataSource`` or a SQLite store.
-public final class UserDefaultsDataSource<Value: Codable & Identifiable & Sendable>: GetDataSource, PutDataSource,
-    DeleteDataSource, @unchecked Sendable
+public final class UserDefaultsDataSource<Value: Codable & Identifiable & Sendable>: DataSource, @unchecked Sendable
 where Value.ID: Sendable {
     // @unchecked Sendable: `UserDefaults` is documented thread-safe, though not marked `Sendable` on Linux.
 

@@ -103,4 +103,10 @@ extension FileDataSource: CacheIndexStore {
     public func applyCacheChange(_ change: CacheChange<Value>) -> Response<Void> {
         store.write { $0.apply(change) }
     }
+
+    /// Where the file is in its order of writes, which the file keeps: every put and delete of every instance
+    /// on it, in this process or another, takes a position.
+    public func writePosition() -> Response<CacheWritePosition?> {
+        store.read { $0.log.current }
+    }
 }

@@ -94,6 +94,7 @@ final class FileStore<Value: Codable & Identifiable & Sendable>: @unchecked Send
             outcomes.append(outcome)
         }
         if let firstWrite {
+            collection.compact()  // the file refers to values by place
             do {
                 try save(collection, to: target, lock: lock)
             } catch {

@@ -81,4 +81,9 @@ extension InMemoryDataSource: CacheIndexStore {
     public func applyCacheChange(_ change: CacheChange<Value>) -> Response<Void> {
         answer { $0.apply(change) }
     }
+
+    /// Where the collection is in its order of writes: every put and delete of this instance takes a position.
+    public func writePosition() -> Response<CacheWritePosition?> {
+        answer { $0.log.current }
+    }
 }

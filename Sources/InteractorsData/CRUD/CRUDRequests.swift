@@ -103,37 +103,49 @@ public struct DeleteAllRequest<Value: Identifiable & Sendable>: InteractorReques
 
 // MARK: - What each request asks of a repository
 
-/// A CRUD request: one repository call.
+/// A CRUD request: one repository call, on a `Target` (any ``Repository``, or a ``CacheRepository``).
 protocol RepositoryRequest: InteractorRequest {
-    associatedtype Value: Identifiable & Sendable where Value.ID: Sendable
-    func send(to repository: any Repository<Value>) -> Response<Output>
+    associatedtype Target: Sendable
+    func send(to repository: Target) -> Response<Output>
 }
 
 extension GetRequest: RepositoryRequest {
+    typealias Target = any Repository<Value>
+
     func send(to repository: any Repository<Value>) -> Response<Value> { repository.get(query, operation: operation) }
 }
 
 extension GetAllRequest: RepositoryRequest {
+    typealias Target = any Repository<Value>
+
     func send(to repository: any Repository<Value>) -> Response<[Value]> {
         repository.getAll(query, operation: operation)
     }
 }
 
 extension PutRequest: RepositoryRequest {
+    typealias Target = any Repository<Value>
+
     func send(to repository: any Repository<Value>) -> Response<Value> { repository.put(value, operation: operation) }
 }
 
 extension PutAllRequest: RepositoryRequest {
+    typealias Target = any Repository<Value>
+
     func send(to repository: any Repository<Value>) -> Response<[Value]> {
         repository.putAll(values, operation: operation)
     }
 }
 
 extension DeleteRequest: RepositoryRequest {
+    typealias Target = any Repository<Value>
+
     func send(to repository: any Repository<Value>) -> Response<Void> { repository.delete(query, operation: operation) }
 }
 
 extension DeleteAllRequest: RepositoryRequest {
+    typealias Target = any Repository<Value>
+
     func send(to repository: any Repository<Value>) -> Response<Void> {
         repository.deleteAll(query, operation: operation)
     }

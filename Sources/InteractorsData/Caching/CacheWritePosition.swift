@@ -5,7 +5,8 @@
 /// Every put and delete of a store that keeps an order of writes takes the next ``sequence``: through a
 /// repository or not, from this process or another one on the same file or table. ``epoch`` names the order
 /// itself: a store whose order starts again (a new or replaced file, a corrupt one moved aside) starts a new
-/// epoch, and a position of another epoch tells the store nothing.
+/// epoch, and a position of another epoch tells the store nothing. Epoch 0, sequence 0 is the position of a store
+/// before its first write: every write since, in whatever order it began, comes after it.
 public struct CacheWritePosition: Hashable, Sendable, CustomStringConvertible {
     /// Which order of writes the position is in.
     public var epoch: UInt64

@@ -74,9 +74,11 @@ struct WriteLog<ID: Hashable> {
     }
 
     /// Whether the log can tell which ids were written after `readPosition`: it is of this order and no older
-    /// than the floor.
+    /// than the floor. Epoch 0 is the position before any write: every write of whatever order began since is
+    /// after it, and the log remembers them all unless it has forgotten some.
     func remembers(_ readPosition: CacheWritePosition) -> Bool {
-        readPosition.epoch == epoch && readPosition.sequence >= floor && readPosition.sequence <= position
+        if readPosition.epoch == 0 { return readPosition.sequence == 0 && floor == 0 }
+        return readPosition.epoch == epoch && readPosition.sequence >= floor && readPosition.sequence <= position
     }
 
     /// Whether `id` was put or deleted after `sequence` (one the log remembers).

@@ -30,9 +30,13 @@ extension SQLiteTable {
         on connection: SQLiteConnection
     ) throws(DataError) -> WritesSince? {
         let order = try self.order(on: connection)
-        guard readPosition.epoch == UInt64(order.epoch), readPosition.sequence >= UInt64(order.floor),
-            readPosition.sequence <= UInt64(order.position)
-        else { return nil }
+        if readPosition.epoch == 0 {  // before the first write: every write since is after it
+            guard readPosition.sequence == 0, order.floor == 0 else { return nil }
+        } else {
+            guard readPosition.epoch == UInt64(order.epoch), readPosition.sequence >= UInt64(order.floor),
+                readPosition.sequence <= UInt64(order.position)
+            else { return nil }
+        }
         return try connection.withStatement(CacheIndexSQL.selectWritesAfter) { statement throws(DataError) in
             statement.bind(sql.name, at: 1)
             statement.bind(Int(readPosition.sequence), at: 2)

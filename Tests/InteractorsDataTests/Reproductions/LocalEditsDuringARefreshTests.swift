@@ -98,6 +98,22 @@ import Testing
         #expect(try #require(list.storedAt) <= heldBefore)
     }
 
+    @Test(arguments: CacheStoreKind.allCases)
+    func aRefreshNeverUndoesWhatAnotherRepositoryOnTheSameCacheEditedMeanwhile(kind: CacheStoreKind) throws {
+        let cache = try kind.make()
+        let books = CacheRepository(main: remote, cache: cache.source)
+        // Another screen's repository: over another instance on the same file or database, or the same instance.
+        let other = try cache.directory.map { try kind.open(in: $0) } ?? cache.source
+        let elsewhere = CacheRepository(main: remote, cache: other)
+        let (refresh, sentAfter, heldBefore) = try heldRefresh(of: books)
+
+        let added = try elsewhere.put(Note(id: "x", text: "Added on another screen")).get()
+        try elsewhere.delete(IdQuery("b1")).get()
+        try server.release("books")
+
+        try expectTheEditsWon(books, added: added, refresh: refresh, sentAfter: sentAfter, heldBefore: heldBefore)
+    }
+
     @Test(arguments: CacheStoreKind.persistent)
     func aRefreshNeverUndoesWhatAnotherProcessEditedMeanwhile(kind: CacheStoreKind) throws {
         let cache = try kind.make()

@@ -15,10 +15,7 @@
 /// Every parameter of the library that takes a data source (``CacheRepository/init(main:cache:isValid:maxAge:fallback:onCacheFailure:)``,
 /// ``SingleSourceRepository/init(_:)``) also takes a type that adopts the three protocols one by one, as before
 /// `DataSource` was a protocol of its own.
-public protocol DataSource<Value>: GetDataSource, PutDataSource, DeleteDataSource {
-    /// The values the source holds.
-    associatedtype Value
-}
+public protocol DataSource<Value>: GetDataSource, PutDataSource, DeleteDataSource {}
 
 // The stores that adopt `CacheIndexStore` (a refinement of `DataSource`) conform through it.
 extension RESTDataSource: DataSource {}

@@ -2,6 +2,7 @@ import DataTestSupport
 import Foundation
 import Interactors
 import InteractorsData
+import InteractorsTestKit
 import TestThreads
 import Testing
 
@@ -112,8 +113,12 @@ import Testing
         try Data("garbage".utf8).write(to: url)
         #expect(FileDataSource<Note>(fileURL: url).get(IdQuery("ada")).dataError?.code == .corruptStore)
         #expect(try Data(contentsOf: url) == Data("garbage".utf8))
-        #expect(try FileDataSource<Note>(fileURL: url, corruptFile: .moveAside).getAll(AllObjectsQuery()).get().isEmpty)
+        let (moved, diagnostics) = try withCapturedDiagnostics {
+            try FileDataSource<Note>(fileURL: url, corruptFile: .moveAside).getAll(AllObjectsQuery()).get()
+        }
+        #expect(moved.isEmpty)
         #expect(try directory.fileNames().contains { $0.hasPrefix("notes.json.corrupt-") })
+        #expect(diagnostics.contains { $0.contains("\(url.path) was not a readable collection") && $0.contains("moved it aside") })
     }
 
     @Test func aWriteKeepsTheFilesPermissions() throws {

@@ -21,5 +21,5 @@ extension BenchmarkCase {
             .storeRead,
             .presenterImmediate,
             .presenterSerialQueue,
-        ] + BenchmarkCase.scale + BenchmarkCase.stores
+        ] + BenchmarkCase.scale + BenchmarkCase.stores + BenchmarkCase.storeListedWrites
 }

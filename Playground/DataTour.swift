@@ -6,6 +6,10 @@ import Interactors
 import InteractorsData
 import InteractorsSQLite
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 // The tour of InteractorsData: a notes repository cached in a SQLite database under a temporary directory and
 // synced from a local HTTP endpoint that the tour starts itself (the tests' python3 fixture server on 127.0.0.1).
 
@@ -111,6 +115,7 @@ private func syncAndGoOffline(_ server: LocalServer, _ remote: RESTDataSource<No
         "someone deleted \"tax\"; after a refresh: \(refreshed.map(\.id)), the database too: "
             + "\(try cache.getAll(AllObjectsQuery()).get().map(\.id))"
     )
+    try editWhileRefreshing(server, notes, cache)
 
     // 5. Offline: the server is gone; the last list stands in, and says where it came from and how old it is.
     server.stop()
@@ -157,6 +162,30 @@ private func openAForeignFile(_ databaseURL: URL) throws {
     print(
         "moved aside to \(aside.lastPathComponent), a cache starts over with "
             + "\(try fresh.getAll(AllObjectsQuery()).get().count) notes"
+    )
+}
+
+/// 4b. A slow refresh (the server holds its answer back) while the user adds a note: the refresh answers the
+/// server's older list, and the cache keeps the note: a read never undoes a write made after it was sent.
+private func editWhileRefreshing(
+    _ server: LocalServer,
+    _ notes: CacheRepository<Note>,
+    _ cache: SQLiteDataSource<Note>
+) throws {
+    func hold(_ method: String) throws {  // the fixture's switch: hold GET /notes back, or answer it
+        var request = URLRequest(url: server.baseURL.appendingPathComponent("__hold/notes"))
+        request.httpMethod = method
+        _ = try URLSession.shared.response(for: request).get()
+    }
+    try hold("POST")
+    let refreshing = notes.fetchAll(AllObjectsQuery(), operation: .mainSync)
+    Thread.sleep(forTimeInterval: 0.3)  // the server has taken its snapshot
+    _ = try notes.put(Note(id: "bread", text: "Buy bread")).get()
+    try hold("DELETE")
+    let refreshed = try refreshing.get()
+    print(
+        "a refresh sent before \"bread\" was added answered \(refreshed.value.map(\.id)); the cache kept it: "
+            + "\(try cache.getAll(AllObjectsQuery()).get().map(\.id)), as old as the refresh"
     )
 }
 #endif

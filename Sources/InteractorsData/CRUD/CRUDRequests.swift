@@ -147,7 +147,9 @@ extension PutAllRequest: RepositoryRequest {
 extension DeleteRequest: RepositoryRequest {
     typealias Target = RepositoryBox<Value>
 
-    func send(to target: RepositoryBox<Value>) -> Response<Void> { target.repository.delete(query, operation: operation) }
+    func send(to target: RepositoryBox<Value>) -> Response<Void> {
+        target.repository.delete(query, operation: operation)
+    }
 }
 
 extension DeleteAllRequest: RepositoryRequest {

@@ -104,14 +104,21 @@ where Value.ID: Sendable {
                     switch result {
                     case .success(let stored): return Response(value: (outcome.stored + [stored], outcome.failures))
                     case .failure(let error) where HTTPClient.isCancellation(error): return Response(error: error)
-                    case .failure(let error): return Response(value: (outcome.stored, outcome.failures + [(value.id, error)]))
+                    case .failure(let error):
+                        return Response(value: (outcome.stored, outcome.failures + [(value.id, error)]))
                     }
                 }
             }
         }
         return sent.map { [name] outcome in
             let ids = values.map(\.id)
-            if let error = DataError.batch("putAll", of: ids, in: name, failures: outcome.failures, applied: outcome.stored) {
+            if let error = DataError.batch(
+                "putAll",
+                of: ids,
+                in: name,
+                failures: outcome.failures,
+                applied: outcome.stored
+            ) {
                 throw error
             }
             return outcome.stored

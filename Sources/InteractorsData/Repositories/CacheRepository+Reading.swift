@@ -170,7 +170,12 @@ extension CacheRepository {
     }
 
     /// What the cache stores after the main source answered `values` to `query`, sent as `stamp` says.
-    private func refresh(_ query: any Query, key: String?, with values: [Value], _ stamp: ReadStamp) -> CacheChange<Value> {
+    private func refresh(
+        _ query: any Query,
+        key: String?,
+        with values: [Value],
+        _ stamp: ReadStamp
+    ) -> CacheChange<Value> {
         guard let key else { return stamp.change(values: values) }
         var removal = CacheChange<Value>.Removal.nothing
         if query is AllObjectsQuery {

@@ -14,7 +14,9 @@ struct ExactID<Base: Hashable>: Hashable {
 
     static func == (lhs: Self, rhs: Self) -> Bool {
         if Base.self == String.self {
-            return unsafeBitCast(lhs.base, to: String.self).utf8.elementsEqual(unsafeBitCast(rhs.base, to: String.self).utf8)
+            return unsafeBitCast(lhs.base, to: String.self).utf8.elementsEqual(
+                unsafeBitCast(rhs.base, to: String.self).utf8
+            )
         }
         return lhs.base == rhs.base
     }

@@ -87,7 +87,8 @@ final class FileLock {
     private static func openLockFile(_ path: String, required: Bool) throws(DataError) -> Int32? {
         var descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
         if descriptor < 0, errno == EACCES || errno == EROFS || errno == EPERM {
-            descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)  // flock works on a descriptor opened for reading
+            // flock works on a descriptor opened for reading.
+            descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         }
         guard descriptor < 0 else { return descriptor }
         let error = POSIXError.current

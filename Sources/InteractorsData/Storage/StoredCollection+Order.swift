@@ -37,7 +37,9 @@ extension StoredCollection {
 
         init(from decoder: any Decoder) throws {
             guard let type = Value.ID.self as? any Decodable.Type else {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not Codable"))
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: decoder.codingPath, debugDescription: "not Codable")
+                )
             }
             let container = try decoder.singleValueContainer()
             guard let id = try Self.decode(type, from: container) as? Value.ID else {
@@ -48,7 +50,10 @@ extension StoredCollection {
 
         func encode(to encoder: any Encoder) throws {
             guard let id = id as? any Encodable else {
-                throw EncodingError.invalidValue(id, .init(codingPath: encoder.codingPath, debugDescription: "not Codable"))
+                throw EncodingError.invalidValue(
+                    id,
+                    .init(codingPath: encoder.codingPath, debugDescription: "not Codable")
+                )
             }
             var container = encoder.singleValueContainer()
             try container.encode(id)
@@ -59,7 +64,10 @@ extension StoredCollection {
             Value.ID.self is any Encodable.Type && Value.ID.self is any Decodable.Type
         }
 
-        private static func decode<T: Decodable>(_ type: T.Type, from container: any SingleValueDecodingContainer) throws -> T {
+        private static func decode<T: Decodable>(
+            _ type: T.Type,
+            from container: any SingleValueDecodingContainer
+        ) throws -> T {
             try container.decode(type)
         }
     }

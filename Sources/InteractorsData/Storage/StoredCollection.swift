@@ -143,7 +143,8 @@ extension ValueCollection where Value: Codable {
         for (value, time) in zip(values, stored.storedAt) {
             if let time { index.setTime(Date(timeIntervalSince1970: time), of: value.id) }
         }
-        let named = stored.lists.map { (key: $0.key, list: $0.value) } + (stored.moreLists ?? []).map { ($0.key, $0.list) }
+        let named =
+            stored.lists.map { (key: $0.key, list: $0.value) } + (stored.moreLists ?? []).map { ($0.key, $0.list) }
         for (key, list) in named {
             guard list.items.allSatisfy(values.indices.contains) else { return nil }
             index.lists[ListKey(key)] = CacheIndex.List(

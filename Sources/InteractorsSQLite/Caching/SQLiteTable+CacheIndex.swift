@@ -132,7 +132,9 @@ extension SQLiteTable {
         // 2. The values, with the change's time.
         try write(rows, cacheTime: change.date, on: connection)
         // 3. The list they make.
-        if let listKey = change.listKey { try replaceList(listKey, with: rows.map(\.key), at: change.date, on: connection) }
+        if let listKey = change.listKey {
+            try replaceList(listKey, with: rows.map(\.key), at: change.date, on: connection)
+        }
         // 4. The lists they join.
         try extend(change.extendedListKeys, with: rows.map(\.key), on: connection)
     }
@@ -235,7 +237,8 @@ extension SQLiteTable {
 
     /// Appends `keys` to each list of `listKeys` that exists and lacks them: O(log n) per key, whatever the
     /// lists' lengths (the list's end and each key's membership are found through the index).
-    private func extend(_ listKeys: [String], with keys: [SQLiteKey], on connection: SQLiteConnection) throws(DataError) {
+    private func extend(_ listKeys: [String], with keys: [SQLiteKey], on connection: SQLiteConnection) throws(DataError)
+    {
         for listKey in listKeys {
             let exists = try connection.withStatement(CacheIndexSQL.selectList) { statement throws(DataError) in
                 statement.bind(sql.name, at: 1)

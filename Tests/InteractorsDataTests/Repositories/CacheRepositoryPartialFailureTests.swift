@@ -40,9 +40,11 @@ import Testing
         let failed = Note(id: "fail", text: "fails")
         let put = try #require(remote.putAll([rejected, failed]).error as? HTTPError)
         #expect(put.status == 422)  // the first, in the batch's order
-        #expect(try server.requestLines().filter { $0.hasPrefix("PUT /notes/") }.suffix(2) == [
-            "PUT /notes/reject", "PUT /notes/fail",
-        ])
+        #expect(
+            try server.requestLines().filter { $0.hasPrefix("PUT /notes/") }.suffix(2) == [
+                "PUT /notes/reject", "PUT /notes/fail",
+            ]
+        )
         #expect(DataError(code: .notFound, message: "gone").failedIDs.isEmpty)
     }
 
@@ -75,9 +77,11 @@ import Testing
         let stored = try cache.source.getAll(IdsQuery(["p1", "reject", "p2"])).get()
         #expect(stored == [Note(id: "p1", text: p1.text, revision: 1), Note(id: "p2", text: p2.text, revision: 1)])
         #expect(try books.getAll(AllObjectsQuery()).get().map(\.id) == ["n1", "n3", "p1", "p2"])
-        #expect(try server.requestLines().filter { $0.hasPrefix("PUT") }.suffix(3) == [
-            "PUT /notes/p1", "PUT /notes/reject", "PUT /notes/p2",
-        ])
+        #expect(
+            try server.requestLines().filter { $0.hasPrefix("PUT") }.suffix(3) == [
+                "PUT /notes/p1", "PUT /notes/reject", "PUT /notes/p2",
+            ]
+        )
     }
 }
 #endif

@@ -130,8 +130,10 @@ import Darwin
         #expect(partial.failedIDs == ["broken"])
         #expect((partial.underlying as? DataError)?.code == .mappingFailed)
         #expect(try after.get() == good)
-        #expect(try FileDataSource<Reading>(fileURL: directory.file("readings.json")).getAll(AllObjectsQuery()).get()
-            == good)
+        #expect(
+            try FileDataSource<Reading>(fileURL: directory.file("readings.json")).getAll(AllObjectsQuery()).get()
+                == good
+        )
         #expect(readings.putAll([bad]).dataError?.code == .mappingFailed)  // nothing applied: its own failure
     }
 

@@ -118,7 +118,11 @@ import Testing
         }
         #expect(moved.isEmpty)
         #expect(try directory.fileNames().contains { $0.hasPrefix("notes.json.corrupt-") })
-        #expect(diagnostics.contains { $0.contains("\(url.path) was not a readable collection") && $0.contains("moved it aside") })
+        #expect(
+            diagnostics.contains {
+                $0.contains("\(url.path) was not a readable collection") && $0.contains("moved it aside")
+            }
+        )
     }
 
     @Test func aWriteKeepsTheFilesPermissions() throws {

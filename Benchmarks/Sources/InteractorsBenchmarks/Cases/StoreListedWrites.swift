@@ -149,7 +149,8 @@ final class ListedStores: Sendable {
 
     /// A repository over a main source of `count` notes and `cache`, which holds them: stored by a refresh of
     /// everything (a list of every id, each value with its time) if `listed`, else put plainly (no list).
-    private func fill(_ cache: some CacheIndexStore<StoreNote>, count: Int, listed: Bool) -> CacheRepository<StoreNote> {
+    private func fill(_ cache: some CacheIndexStore<StoreNote>, count: Int, listed: Bool) -> CacheRepository<StoreNote>
+    {
         let notes = (0..<count).map { StoreNote.number($0) }
         let main = InMemoryDataSource<StoreNote>()
         _ = try! main.putAll(notes).get()

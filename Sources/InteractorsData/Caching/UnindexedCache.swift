@@ -169,8 +169,8 @@ extension UnindexedCache.State {
         if let key = change.listKey {
             index.lists[ListKey(key)] = CacheIndex.List(storedAt: change.date, ids: plan.listIDs)
         }
-        for key in change.extendedListKeys where index.lists[ListKey(key)] != nil {
-            for value in plan.stored { index.lists[ListKey(key)]!.append(value.id) }
+        for key in change.extendedListKeys {
+            for value in plan.stored { index.append(value.id, toListWithKey: key) }
         }
     }
 

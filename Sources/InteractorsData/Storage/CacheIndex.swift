@@ -79,10 +79,25 @@ struct CacheIndex<ID: Hashable> {
     /// Forgets `id`: its time, and its places in every list.
     mutating func forget(_ id: ID) {
         forgetTime(of: id)
-        for place in lists.values.indices { lists.values[place].remove(id) }
+        // The keys first: iterating the dictionary while changing it would keep its lists shared, and copy them.
+        let holding = lists.keys.filter { lists[$0]?.contains(id) == true }
+        for key in holding { changeList(key) { $0.remove(id) } }
     }
 
     func list(forKey key: String) -> List? { lists[ListKey(key)] }
+
+    /// Appends `id` to the list under `key`, if there is one and it lacks it.
+    mutating func append(_ id: ID, toListWithKey key: String) {
+        changeList(ListKey(key)) { $0.append(id) }
+    }
+
+    /// Changes the list under `key` in place. Taken out of the dictionary first: a list changed through the
+    /// dictionary's subscript is not known to be uniquely referenced, and would be copied whole, every time.
+    private mutating func changeList(_ key: ListKey, _ change: (inout List) -> Void) {
+        guard var list = lists.removeValue(forKey: key) else { return }
+        change(&list)
+        lists[key] = list
+    }
 }
 
 // MARK: - Serving a cache repository
@@ -174,8 +189,7 @@ extension ValueCollection where Value: Sendable, Value.ID: Sendable {
     /// Appends `ids` to each list of `keys` that exists and lacks them.
     private mutating func extend(_ keys: [String], with ids: [Value.ID]) {
         for key in keys {
-            guard index.lists[ListKey(key)] != nil else { continue }
-            for id in ids { index.lists[ListKey(key)]!.append(id) }
+            for id in ids { index.append(id, toListWithKey: key) }
         }
     }
 }

@@ -12,7 +12,12 @@ public import Interactors
 /// Every operation runs at once on the calling thread and returns a settled `Response`. It answers
 /// ``IdQuery``, ``IdsQuery``, ``AllObjectsQuery`` and ``FilterQuery`` (see ``GetDataSource`` for what each
 /// method answers), and keeps values in the order they were first stored. As a ``CacheRepository``'s cache, it
-/// keeps the repository's lists and times with its values (``CacheIndexStore``), in memory.
+/// keeps the repository's lists, times and order of writes with its values (``CacheIndexStore``), in memory.
+///
+/// A put, a get by id and a delete cost O(1) (a delete amortised: its value's slot is emptied and the slots are
+/// compacted once half are empty), whatever the number of values and the length of the lists they are in. Two
+/// `String` ids are two values exactly when their Unicode scalars differ (`"café"` in NFC and in NFD are two), as
+/// in SQLite and on a server.
 public final class InMemoryDataSource<Value: Identifiable & Sendable>: DataSource
 where Value.ID: Sendable {
     private let collection = LockedBox(ValueCollection<Value>())

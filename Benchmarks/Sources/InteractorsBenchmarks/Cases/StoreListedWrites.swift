@@ -19,6 +19,7 @@ extension BenchmarkCase {
     static let storeListedWrites: [BenchmarkCase] = [
         repositoryPut(listed: false),
         repositoryPut(listed: true),
+        plainDelete(),
         repositoryDelete(),
     ]
 
@@ -75,6 +76,31 @@ extension BenchmarkCase {
         }
     }
 
+    private static func plainDelete() -> BenchmarkCase {
+        let id = "stores-delete-40000"
+        let size = deleteSize
+        return BenchmarkCase(
+            id: id,
+            title: "one `delete` and the `put` back, 40,000 stored",
+            iterations: 1_000,
+            quickIterations: 100,
+            table: .stores,
+            samples: (full: 5, quick: 2),
+            contenders: [
+                .sync(.inMemoryStore, "`delete(IdQuery(id))` then `put(note)` on the store") { run in
+                    let store = ListedStores.shared.plainInMemory()
+                    let processor = ProcessorClock(run)
+                    for index in 0..<run.iterations {
+                        let note = StoreNote.number(index * 7_919 % size)
+                        try! store.delete(IdQuery(note.id)).get()
+                        blackHole(try! store.put(note).get())
+                    }
+                    processor.record(id, .inMemoryStore)
+                }
+            ]
+        )
+    }
+
     private static func repositoryDelete() -> BenchmarkCase {
         let id = "stores-repository-delete-40000"
         let size = deleteSize
@@ -102,8 +128,8 @@ extension BenchmarkCase {
 }
 
 /// The caches of these cases, filled once (untimed): the file and SQLite ones with 100,000 values, with and without
-/// a list of all of them, and an in-memory one with 40,000 values in a list. Each repository's main source is an
-/// in-memory store holding the same values.
+/// a list of all of them, and in-memory ones with 40,000 values, plain and in a list. Each repository's main
+/// source is an in-memory store holding the same values.
 final class ListedStores: Sendable {
     static let shared = ListedStores()
 
@@ -111,6 +137,7 @@ final class ListedStores: Sendable {
         var file: [Bool: CacheRepository<StoreNote>] = [:]
         var sqlite: [Bool: CacheRepository<StoreNote>] = [:]
         var inMemory: CacheRepository<StoreNote>?
+        var plainInMemory: InMemoryDataSource<StoreNote>?
     }
 
     private let directory = FileManager.default.temporaryDirectory
@@ -145,6 +172,14 @@ final class ListedStores: Sendable {
         let books = fill(InMemoryDataSource<StoreNote>(), count: 40_000, listed: true)
         filled.withLock { $0.inMemory = books }
         return books
+    }
+
+    func plainInMemory() -> InMemoryDataSource<StoreNote> {
+        if let store = filled.withLock({ $0.plainInMemory }) { return store }
+        let store = InMemoryDataSource<StoreNote>()
+        _ = try! store.putAll((0..<40_000).map { StoreNote.number($0) }).get()
+        filled.withLock { $0.plainInMemory = store }
+        return store
     }
 
     /// A repository over a main source of `count` notes and `cache`, which holds them: stored by a refresh of

@@ -61,7 +61,14 @@ func dataTour() {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("interactors-tour-\(UUID())")
     defer { try? FileManager.default.removeItem(at: directory) }
     let databaseURL = directory.appendingPathComponent("notes.sqlite")
-    let remote = RESTDataSource<Note>(client: HTTPClient(baseURL: server.baseURL), path: "notes")
+    // Reads and writes are sent again (twice at most) when the server cannot be reached or cannot answer; a
+    // CacheRepository over the source sees only the last failure.
+    let remote = RESTDataSource<Note>(
+        client: HTTPClient(baseURL: server.baseURL),
+        path: "notes",
+        retry: HTTPRetryPolicy(times: 2, delay: .milliseconds(100)),
+        timeout: .seconds(5)
+    )
     do {
         try syncAndGoOffline(server, remote, databaseURL)
         try restart(remote, databaseURL)
@@ -117,7 +124,10 @@ private func syncAndGoOffline(_ server: LocalServer, _ remote: RESTDataSource<No
     )
     try editWhileRefreshing(server, notes, cache)
 
-    // 5. Offline: the server is gone; the last list stands in, and says where it came from and how old it is.
+    try signInAndRetry(server)
+
+    // 5. Offline: the server is gone; once the source's retries are spent, the last list stands in, and says where
+    // it came from and how old it is.
     server.stop()
     print("server stopped")
     let offline = try notes.fetchAll(AllObjectsQuery(), operation: .mainSync).get()
@@ -132,6 +142,42 @@ private func syncAndGoOffline(_ server: LocalServer, _ remote: RESTDataSource<No
     } catch {
         print("offline, write: \(type(of: error)) (the cache was left alone)")
     }
+}
+
+/// 4½. A server that wants a token, which it rotates, and that is overloaded at first: twenty reads refused at
+/// once cause one refresh, and the retry policy rides out two 503s.
+private func signInAndRetry(_ server: LocalServer) throws {
+    struct Issued: Decodable, Sendable { let token: String }
+    let login = HTTPClient(baseURL: server.baseURL)
+    let refreshes = LockedBox(0)
+    let auth = TokenRefreshInterceptor(
+        credential: "expired",
+        apply: { token, request in request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") },
+        refresh: { _ in
+            refreshes.withLock { $0 += 1 }
+            return login.send(
+                Endpoint<Issued>(method: .post, path: "token") { data, _ in
+                    try JSONDecoder().decode(Issued.self, from: data)
+                }
+            )
+            .map(\.token)
+        }
+    )
+    let client = HTTPClient(baseURL: server.baseURL, interceptors: [auth])
+    let guarded = RESTDataSource<Note>(client: client, path: "auth/notes")
+    let reads = (0..<20).map { _ in guarded.getAll(AllObjectsQuery()) }
+    let lists = try reads.map { try $0.get() }
+    print(
+        "20 reads with an expired token, refused at once: \(lists.count) answered, after \(refreshes.withLock { $0 }) "
+            + "refresh (token now \(auth.credential))"
+    )
+    let overloaded = RESTDataSource<Note>(
+        client: client,
+        path: "auth/flaky/2/notes",  // answers 503 twice
+        retry: HTTPRetryPolicy(times: 3, delay: .milliseconds(50), backoff: 2)
+    )
+    let notes = try overloaded.getAll(AllObjectsQuery()).get()
+    print("an overloaded server answered 503 twice; the retry policy got \(notes.count) notes on the third send")
 }
 
 /// 6. Restart: a new database on the same file, a new repository, still offline: the last list, with its age.

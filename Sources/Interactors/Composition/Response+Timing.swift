@@ -123,7 +123,8 @@ extension Response {
     /// reached or could not answer: transport errors other than a cancelled request, a `timeout(after:)` that
     /// fired (``ResponseError/timedOut``), 5xx, 408 (request timeout) and 429 (too many requests); never another
     /// 4xx, which a retry would only repeat. `InteractorsData`'s `CacheRepository.serverUnavailable(_:)` is that
-    /// rule: pass it as `while:`.
+    /// rule: pass it as `while:`. For writes, use `InteractorsData`'s `HTTPRetryPolicy` instead: this retry knows
+    /// no HTTP methods, and would send a POST again after a timeout, when the server may have acted on it.
     ///
     /// With a `clock`, the waits are sleeps on that clock, each counted from the moment the failed attempt
     /// settled, and the next attempt is made where the clock's sleep resumes (a task); a test passes a

@@ -1,14 +1,16 @@
 public import Foundation
 
-/// A server's answer with a status outside 200...299: status, headers and body.
+/// A server's answer with a status outside 200...299: status, headers and body, and the request it answered.
 ///
 /// ```swift
 /// catch let error as HTTPError where error.status == 409 { showConflict(error.bodyText) }
 /// catch let error as HTTPError where error.status == 429 { retry(after: error.headers["retry-after"]) }
 /// ```
 ///
-/// Its ``description`` stays short: the status, then at most the first 1,024 bytes of the body and the body's
-/// size when it is longer; the whole body stays in ``body``.
+/// Its ``description`` stays short and safe to log: the status, the method and URL of the request the server
+/// answered (query values replaced by `…`, since they may hold secrets), then at most the first 1,024 bytes of the
+/// body and the body's size when it is longer; the whole body stays in ``body``:
+/// `HTTPError(503) GET http://127.0.0.1:8080/status/503?token=…: server says 503`.
 public struct HTTPError: Error, CustomStringConvertible {
     /// The HTTP status code.
     public let status: Int
@@ -19,16 +21,41 @@ public struct HTTPError: Error, CustomStringConvertible {
     /// The answer's header fields, looked up without regard to case.
     public let headers: HTTPHeaders
 
-    /// Makes an error for an answer with `status`, `body` and `headers`.
+    /// The method of the request the server answered (after a redirect, the last one's); nil for an error made
+    /// with ``init(status:body:headers:)``.
+    public let method: String?
+
+    /// The URL of the request the server answered (after a redirect, the last one's); nil for an error made with
+    /// ``init(status:body:headers:)``.
+    public let url: URL?
+
+    /// Makes an error for an answer with `status`, `body` and `headers`, without its request.
     public init(status: Int, body: Data = Data(), headers: HTTPHeaders = HTTPHeaders()) {
+        self.init(status: status, body: body, headers: headers, method: nil, url: nil)
+    }
+
+    /// Makes an error for an answer with `status`, `body` and `headers` to the request `method` `url`.
+    public init(status: Int, body: Data = Data(), headers: HTTPHeaders = HTTPHeaders(), method: String?, url: URL?) {
         self.status = status
         self.body = body
         self.headers = headers
+        self.method = method
+        self.url = url
     }
 
     /// The body as UTF-8 text (invalid bytes replaced), for messages and logs.
     public var bodyText: String { String(decoding: body, as: UTF8.self) }
 
-    /// `HTTPError(<status>): <body text>`, the body cut after 1,024 bytes.
-    public var description: String { "HTTPError(\(status)): \(BodyExcerpt(body))" }
+    /// `HTTPError(<status>) <method> <URL>: <body text>`, query values replaced by `…` and the body cut after
+    /// 1,024 bytes; `HTTPError(<status>): <body text>` for an error made without its request.
+    public var description: String {
+        var request = [method, url.map { "\(RedactedURL($0))" }].compactMap { $0 }.joined(separator: " ")
+        if !request.isEmpty { request = " " + request }
+        return "HTTPError(\(status))\(request): \(BodyExcerpt(body))"
+    }
+}
+
+extension HTTPError: LocalizedError {
+    /// The ``description``, so `localizedDescription` reads as it does.
+    public var errorDescription: String? { description }
 }

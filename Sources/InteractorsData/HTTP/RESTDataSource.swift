@@ -32,16 +32,35 @@ import FoundationNetworking
 /// the ``HTTPError`` as ``DataError/underlying``); other statuses fail with ``HTTPError``. Other queries, a
 /// ``FilterQuery`` included, fail with ``DataError/Code/queryNotSupported``, without a request; for a server's
 /// search endpoints, write a source of your own over the same client.
+///
+/// Give it an ``HTTPRetryPolicy`` to send requests again after failures that say the server could not be reached
+/// or could not answer: the retries happen inside the source, so a ``CacheRepository`` over it sees only the last
+/// failure. A `PUT` or `DELETE` is idempotent and is retried like a `GET`.
+///
+/// ```swift
+/// let notes = RESTDataSource<Note>(client: client, path: "notes", retry: HTTPRetryPolicy(times: 2), timeout: .seconds(10))
+/// ```
 public struct RESTDataSource<Value: Codable & Identifiable & Sendable>: GetDataSource, PutDataSource,
     DeleteDataSource
 where Value.ID: Sendable {
     private let client: HTTPClient
     private let path: String
+    private let retry: HTTPRetryPolicy
+    private let timeout: Duration?
 
     /// A source for the collection at `path` on `client`'s server.
-    public init(client: HTTPClient, path: String) {
+    ///
+    /// - Parameters:
+    ///   - client: The client that sends the requests.
+    ///   - path: The collection's path, relative to the client's base URL.
+    ///   - retry: When each request is sent again, and after how long; by default never.
+    ///   - timeout: How long each request may wait for its answer (every request's ``Endpoint/timeout``); `nil`
+    ///     keeps the session's own.
+    public init(client: HTTPClient, path: String, retry: HTTPRetryPolicy = .none, timeout: Duration? = nil) {
         self.client = client
         self.path = path
+        self.retry = retry
+        self.timeout = timeout
     }
 
     /// `GET path/{id}` for an ``IdQuery``.
@@ -153,7 +172,9 @@ where Value.ID: Sendable {
         }
     }
 
-    private var name: String { "RESTDataSource<\(Value.self)> at \(client.baseURL.appendingPathComponent(path))" }
+    private var name: String {
+        "RESTDataSource<\(Value.self)> at \(RedactedURL(client.baseURL.appendingPathComponent(path)))"
+    }
 
     /// The collection's path, one segment per `/`-separated part.
     private var collection: [String] {
@@ -178,10 +199,13 @@ where Value.ID: Sendable {
         )
     }
 
-    /// Sends `endpoint`, turning a 404 into ``DataError/Code/notFound`` for `query`.
+    /// Sends `endpoint` with the source's timeout and retry policy, turning a 404 into
+    /// ``DataError/Code/notFound`` for `query`.
     private func send<Output>(_ endpoint: Endpoint<Output>, for query: any Query) -> Response<Output> {
         let name = name
-        return client.send(endpoint).mapError { error in
+        var endpoint = endpoint
+        if let timeout { endpoint.timeout = timeout }
+        return client.send(endpoint, retry: retry).mapError { error in
             guard let http = error as? HTTPError, http.status == 404 else { return error }
             return DataError(code: .notFound, message: "nothing matches \(query) in \(name)", underlying: http)
         }

@@ -16,6 +16,11 @@ extension CacheRepository {
     ///   ``DataError/Code/notFound`` (the server's word), and anything else.
     ///
     /// Compose it for rules of your own: `fallback: { CacheRepository<Book>.serverUnavailable($0) || isMaintenance($0) }`.
+    ///
+    /// It is also ``HTTPRetryPolicy``'s default rule. It knows nothing of methods: to retry writes, give an
+    /// ``HTTPRetryPolicy`` to the ``RESTDataSource`` or to ``HTTPClient/send(_:retry:)``, which never sends a POST
+    /// or a PATCH again after a timeout or a status, rather than wrapping the call in `Response.retry` with this
+    /// rule.
     public static func serverUnavailable(_ error: any Error) -> Bool {
         if let error = error as? URLError {
             return error.code != .cancelled && error.code != .httpTooManyRedirects

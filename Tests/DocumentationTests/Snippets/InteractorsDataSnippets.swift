@@ -14,7 +14,16 @@ import FoundationNetworking
 // the other blocks for real, with in-memory sources standing in for the server and a FileDataSource in a
 // temporary directory.
 
-@Suite private struct InteractorsDataSnippets {
+extension Endpoint where Output == InteractorsDataSnippets.Token {
+    /// Trades `token`'s refresh token for a new token.
+    static func refresh(_ token: Output) -> Endpoint<Output> {
+        Endpoint(method: .post, path: "oauth/token", body: Data(token.refresh.utf8)) { data, _ in
+            try JSONDecoder().decode(Output.self, from: data)
+        }
+    }
+}
+
+@Suite struct InteractorsDataSnippets {
     // MARK: Stand-ins
 
     struct Note: Codable, Identifiable, Sendable, Equatable {
@@ -72,30 +81,15 @@ import FoundationNetworking
         var title: String
     }
 
-    /// Where the app keeps its token; refreshing asks the server for a new one.
-    final class TokenStore: Sendable {
-        private let token = LockedBox("expired")
-        var current: String { token.withLock { $0 } }
-        func refresh() -> Response<Void> {
-            token.withLock { $0 = "fresh" }
-            return Response(value: ())
-        }
+    /// The app's token, as its login server hands it out.
+    struct Token: Codable, Sendable {
+        var access: String
+        var refresh: String
+        var expiresAt: Date
     }
 
-    struct BearerToken: HTTPInterceptor {
-        let tokens: TokenStore
-
-        func adapt(_ request: URLRequest) -> Response<URLRequest> {
-            var request = request
-            request.setValue("Bearer \(tokens.current)", forHTTPHeaderField: "Authorization")
-            return Response(value: request)
-        }
-
-        func retry(_ request: URLRequest, after error: any Error, attempt: Int) -> Response<Bool> {
-            guard (error as? HTTPError)?.status == 401, attempt == 1 else { return Response(value: false) }
-            return tokens.refresh().map { true }
-        }
-    }
+    let savedToken = Token(access: "a1", refresh: "r1", expiresAt: .now + 3600)
+    let authClient = HTTPClient(baseURL: URL(string: "https://login.example.com")!)
 
     let cacheURL = FileManager.default.temporaryDirectory.appendingPathComponent("books.json")
     let apiURL = URL(string: "https://api.example.com/v1")!
@@ -132,14 +126,17 @@ import FoundationNetworking
         let profile = try await client.send(.get("me", as: Profile.self)).value  // any endpoint, not only collections
 
         // Retry what the server could not answer
-        let fresh = Response.retry(
+        let retry = HTTPRetryPolicy(
             times: 4,
             delay: .milliseconds(200),
             backoff: 2,
             maxDelay: .seconds(5),
-            jitter: 0.2,
-            while: CacheRepository<Note>.serverUnavailable  // transport errors, a fired timeout, 5xx, 408, 429
-        ) { remote.getAll(AllObjectsQuery()).timeout(after: .seconds(10)) }
+            jitter: 0.2
+        )
+        let resilient = RESTDataSource<Note>(client: client, path: "notes", retry: retry, timeout: .seconds(10))
+
+        let once = HTTPRetryPolicy(times: 2)  // a POST is sent again only if it never reached the server
+        let created = try await client.send(.post("notes", body: note, as: Note.self), retry: once).value
 
         // Combine a server and a cache
         let notes = CacheRepository(main: remote, cache: cache, isValid: { $0.fetchedAt > .now - 3600 })
@@ -159,7 +156,7 @@ import FoundationNetworking
         getNotes.execute().onCompletion(on: .main) { notes in show(notes) }
         let saved = try await saveNote.execute(note).value
 
-        _ = (profile, fresh, notes, saved)
+        _ = (profile, resilient, created, notes, saved)
     }
 
     // MARK: Work offline first, authenticate: compiled (they talk to api.example.com)
@@ -183,23 +180,44 @@ import FoundationNetworking
         _ = refreshed
     }
 
-    func authenticate() {
-        let tokens = TokenStore()
+    func redirects() {
+        let tracing = HTTPClient(
+            baseURL: apiURL,
+            headers: ["X-Request-Source": "app"],
+            redirects: .follow(forwarding: ["X-Request-Source"])  // Authorization, Cookie: never
+        )
 
-        let authenticated = HTTPClient(baseURL: apiURL, interceptors: [BearerToken(tokens: tokens)])
+        _ = tracing
+    }
+
+    func authenticate() {
+        let auth = TokenRefreshInterceptor(
+            credential: savedToken,
+            apply: { token, request in
+                request.setValue("Bearer \(token.access)", forHTTPHeaderField: "Authorization")
+            },
+            needsRefresh: { token in token.expiresAt < .now },
+            refresh: { token in authClient.send(.refresh(token)) }  // your endpoint that trades the refresh token
+        )
+        let authenticated = HTTPClient(baseURL: apiURL, interceptors: [auth])
 
         _ = authenticated
     }
 
-    @Test func theTokenInterceptorAddsTheTokenAndRefreshesItOnA401() throws {
-        let tokens = TokenStore()
-        let interceptor = BearerToken(tokens: tokens)
-        let adapted = try interceptor.adapt(URLRequest(url: apiURL)).get()
-        #expect(adapted.value(forHTTPHeaderField: "Authorization") == "Bearer expired")
-        #expect(try interceptor.retry(adapted, after: HTTPError(status: 401), attempt: 1).get())
-        #expect(tokens.current == "fresh")
-        #expect(try !interceptor.retry(adapted, after: HTTPError(status: 401), attempt: 2).get())
-        #expect(try !interceptor.retry(adapted, after: HTTPError(status: 500), attempt: 1).get())
+    @Test func theTokenInterceptorAppliesTheTokenAndRefreshesItOnA401() throws {
+        let auth = TokenRefreshInterceptor(
+            credential: Token(access: "a1", refresh: "r1", expiresAt: .now + 3600),
+            apply: { token, request in
+                request.setValue("Bearer \(token.access)", forHTTPHeaderField: "Authorization")
+            },
+            needsRefresh: { token in token.expiresAt < .now },
+            refresh: { token in Response(value: Token(access: "a2", refresh: token.refresh, expiresAt: .now + 3600)) }
+        )
+        let adapted = try auth.adapt(URLRequest(url: apiURL)).get()
+        #expect(adapted.value(forHTTPHeaderField: "Authorization") == "Bearer a1")
+        #expect(try auth.retry(adapted, after: HTTPError(status: 401), attempt: 1).get())
+        #expect(auth.credential.access == "a2")
+        #expect(try !auth.retry(adapted, after: HTTPError(status: 500), attempt: 1).get())
     }
 
     // MARK: Work offline first: local edits, batches applied in part, fetching through the executor

@@ -55,4 +55,22 @@ import Testing
         #expect(error.description == "HTTPError(500): " + String(repeating: "x", count: 1_024) + "… (51200 bytes)")
         #expect(HTTPError(status: 500, body: Data(repeating: 0x41, count: 1_024)).description.hasSuffix("A"))
     }
+
+    @Test func anHTTPErrorMadeWithoutItsRequestHasNoMethodOrURL() {
+        let error = HTTPError(status: 503, body: Data("try later".utf8))
+        #expect(error.method == nil && error.url == nil)
+        #expect(error.localizedDescription == "HTTPError(503): try later")
+    }
+
+    @Test func anHTTPErrorQuotesItsURLWithoutQueryValuesUserOrFragment() {
+        let url = URL(string: "https://ada:pw@[::1]:8443/a%20b/notes?token=s3cret&page=2&flag#frag")!
+        let error = HTTPError(status: 401, body: Data("no".utf8), method: "DELETE", url: url)
+        #expect(error.description == "HTTPError(401) DELETE https://[::1]:8443/a%20b/notes?token=…&page=…&flag: no")
+        #expect(error.url == url)
+    }
+
+    @Test func localizedDescriptionIsTheDescription() {
+        let error: any Error = DataError(code: .notFound, message: "nothing matches IdQuery(1)")
+        #expect(error.localizedDescription == "DataError.notFound: nothing matches IdQuery(1)")
+    }
 }

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """A JSON REST server on 127.0.0.1 for the InteractorsData tests and the Playground tour.
 
-Started with no arguments, it listens on an ephemeral port and prints "listening <port>" once it accepts
-connections. It exits when its standard input closes (how its starter stops it) or after LIFETIME seconds, so
+Started with no arguments, it listens on an ephemeral port (with one, on that port) and prints
+"listening <port>" once it accepts connections. It exits when its standard input closes (how its starter stops it) or after LIFETIME seconds, so
 it never outlives a test run. Every event a test waits for is printed as a line on standard output.
 
 Routes (collections live in memory):
@@ -12,7 +12,8 @@ Routes (collections live in memory):
                                    answers 200 with the stored object, its "revision" incremented when present;
                                    collections named "quiet..." answer 204 with an empty body instead;
                                    the id "reject" is answered 422, the id "fail" 500
-  POST   /<collection>             stores the object under its "id"; 201 with the object
+  POST   /<collection>             stores the object under its "id"; 201 with the object (with ?seconds=<n>:
+                                   stored at once, answered only after n seconds or when the client hangs up)
   DELETE /<collection>/<id>        204 ("quiet..." collections: 200, empty), or 404 if absent; the id "fail" is
                                    answered 500
   DELETE /<collection>             empties the collection; 204
@@ -22,7 +23,17 @@ Routes (collections live in memory):
                                    "slow closed" (or answers after n seconds, 30 by default)
   *      /echo[/...]               answers 200 with the request as JSON: method, path, query, headers, body
   *      /status/<code>            (every method) answers <code> with the body "server says <code>" and a
-                                   "Retry-After: 7" header
+                                   "Retry-After: 7" header (?retry_after=<value>: that value; empty: none)
+  *      /flaky/<n>/<rest>         the first n requests to this path answer <status> (?status=, 503 by default;
+                                   ?retry_after=<value> adds that Retry-After), later ones as /<rest>
+  *      /moved/<code>/<rest>      answers <code> with "Location: /<rest>" (the query kept)
+  POST   /token[?seconds=<n>]      issues a new token "t<k>" (k counts the tokens issued) as {"token": "t<k>"}
+                                   and makes it the only one /auth accepts; prints "token started" first and,
+                                   with seconds, waits that long before issuing (or prints "token closed" and
+                                   issues none when the client hangs up first)
+  *      /auth/<rest>              answers 401 "token refused" unless "Authorization: Bearer <the last token>"
+                                   came, else as /<rest>; with ?refuse_when_issued=<k>, a refusal waits until k
+                                   tokens were issued
   *      /big/<n>[?status=<code>]  answers 500 (or <code>) with a body of n bytes ("x" repeated)
   *      /private[/...]            answers 401 unless "Authorization: Bearer fresh" came, then as /echo
   *      /undecodable[/...]        answers 200 with a body that is not JSON
@@ -44,6 +55,7 @@ import select
 import socket
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qsl, unquote, urlsplit
 
@@ -51,6 +63,8 @@ LIFETIME = 300
 collections = {}
 received = []
 holds = {}
+tokens = {"issued": 0, "current": None}
+flaky = {}
 lock = threading.Lock()
 
 
@@ -76,7 +90,77 @@ class Handler(BaseHTTPRequestHandler):
         self.answer(status, json.dumps(value).encode())
 
     def parts(self):
-        return [unquote(part) for part in urlsplit(self.path).path.split("/") if part]
+        """The path's parts, decoded, without the /auth and /flaky/<n> prefixes (answered_shared_route's)."""
+        parts = [unquote(part) for part in urlsplit(self.path).path.split("/") if part]
+        while True:
+            if parts[:1] == ["auth"]:
+                parts = parts[1:]
+            elif parts[:1] == ["flaky"] and len(parts) > 2:
+                parts = parts[2:]
+            else:
+                return parts
+
+    def answered_flaky(self):
+        """Answers the first n requests to a /flaky/<n>/... path with the failure it asks for; whether it did."""
+        raw = [part for part in urlsplit(self.path).path.split("/") if part]
+        if raw[:1] == ["auth"]:
+            raw = raw[1:]
+        if raw[:1] != ["flaky"] or len(raw) < 3:
+            return False
+        path = urlsplit(self.path).path
+        with lock:
+            flaky[path] = flaky.get(path, 0) + 1
+            failing = flaky[path] <= int(raw[1])
+        if not failing:
+            return False
+        self.body()
+        query = self.query()
+        body = b"" if self.command == "HEAD" else b"flaky"
+        self.send_response(int(query.get("status", "503")))
+        if query.get("retry_after"):
+            self.send_header("Retry-After", query["retry_after"])
+        self.send_header("Content-Type", "text/plain")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+        return True
+
+    def query(self):
+        return dict(parse_qsl(urlsplit(self.path).query, keep_blank_values=True))
+
+    def refused_credential(self):
+        """Answers 401 to an /auth request without the last token issued; whether it did."""
+        if not urlsplit(self.path).path.startswith("/auth/"):
+            return False
+        with lock:
+            current = tokens["current"]
+        if current is not None and self.headers.get("Authorization") == "Bearer " + current:
+            return False
+        self.body()
+        wanted = int(self.query().get("refuse_when_issued", "0"))
+        for _ in range(600):
+            with lock:
+                if tokens["issued"] >= wanted:
+                    break
+            time.sleep(0.05)
+        self.answer(401, b"token refused", "text/plain")
+        return True
+
+    def waited_for(self, seconds, started):
+        """Prints started, then waits `seconds`; False (after printing "<what> closed") if the client hung up."""
+        say(started)
+        connection = self.connection
+        for _ in range(int(seconds * 20)):
+            readable, _, _ = select.select([connection], [], [], 0.05)
+            if readable:
+                try:
+                    if connection.recv(1, socket.MSG_PEEK) == b"":
+                        say(started.replace("started", "closed"))
+                        return False
+                except OSError:
+                    say(started.replace("started", "closed"))
+                    return False
+        return True
 
     def body(self):
         if not hasattr(self, "_body"):
@@ -126,8 +210,11 @@ class Handler(BaseHTTPRequestHandler):
         if len(parts) == 2 and parts[0] == "status":
             code = int(parts[1])
             body = b"" if code in (204, 304) else ("server says %d" % code).encode()
+            self.body()
             self.send_response(code)
-            self.send_header("Retry-After", "7")
+            retry_after = self.query().get("retry_after", "7")
+            if retry_after:
+                self.send_header("Retry-After", retry_after)
             if body:
                 self.send_header("Content-Type", "text/plain")
             self.send_header("Content-Length", str(len(body)))
@@ -149,6 +236,15 @@ class Handler(BaseHTTPRequestHandler):
             return True
         if parts == ["empty"]:
             self.answer(200)
+            return True
+        if len(parts) >= 2 and parts[0] == "moved":
+            self.body()
+            request = urlsplit(self.path)
+            rest = request.path.split("/", 3)[3] if request.path.count("/") >= 3 else ""
+            self.send_response(int(parts[1]))
+            self.send_header("Location", "/" + rest + ("?" + request.query if request.query else ""))
+            self.send_header("Content-Length", "0")
+            self.end_headers()
             return True
         if len(parts) == 2 and parts[0] in ("redirect", "loop"):
             if parts[0] == "redirect":
@@ -175,7 +271,7 @@ class Handler(BaseHTTPRequestHandler):
     def answered_shared_route(self, parts):
         """Answers /echo (the request as received), /gone (always 404) and the test routes for every method, after
         recording the request; whether it did."""
-        if self.record() or self.answered_test_route(parts):
+        if self.record() or self.refused_credential() or self.answered_flaky() or self.answered_test_route(parts):
             return True
         if parts and parts[0] == "echo":
             self.echo()
@@ -187,20 +283,18 @@ class Handler(BaseHTTPRequestHandler):
         return False
 
     def slow(self):
-        say("slow started")
-        connection = self.connection
-        seconds = float(dict(parse_qsl(urlsplit(self.path).query)).get("seconds", "30"))
-        for _ in range(int(seconds * 20)):
-            readable, _, _ = select.select([connection], [], [], 0.05)
-            if readable:
-                try:
-                    if connection.recv(1, socket.MSG_PEEK) == b"":
-                        say("slow closed")
-                        return
-                except OSError:
-                    say("slow closed")
-                    return
-        self.answer_json(200, {"slow": True})
+        if self.waited_for(float(self.query().get("seconds", "30")), "slow started"):
+            self.answer_json(200, {"slow": True})
+
+    def issue_token(self):
+        self.body()
+        if not self.waited_for(float(self.query().get("seconds", "0")), "token started"):
+            return
+        with lock:
+            tokens["issued"] += 1
+            tokens["current"] = "t%d" % tokens["issued"]
+            token = tokens["current"]
+        self.answer_json(200, {"token": token})
 
     def do_GET(self):
         parts = self.parts()
@@ -252,12 +346,33 @@ class Handler(BaseHTTPRequestHandler):
         parts = self.parts()
         if self.answered_shared_route(parts):
             return
+        if parts == ["token"]:
+            return self.issue_token()
         value = json.loads(self.body() or b"null")
         if len(parts) != 1 or not isinstance(value, dict) or "id" not in value:
             return self.answer(400, b"POST needs /<collection> and an object with an id", "text/plain")
         with lock:
             collections.setdefault(parts[0], {})[str(value["id"])] = value
+        seconds = float(self.query().get("seconds", "0"))
+        if seconds and not self.waited_for(seconds, "post started"):
+            return
         self.answer_json(201, value)
+
+    def do_HEAD(self):
+        """Answers a redirect as the other methods do, anything else 200, never with a body."""
+        parts = self.parts()
+        if self.record() or self.answered_flaky():
+            return
+        if len(parts) == 2 and parts[0] == "redirect":
+            self.answered_test_route(parts)
+            return
+        self.answer(200)
+
+    def do_OPTIONS(self):
+        parts = self.parts()
+        if self.answered_shared_route(parts):
+            return
+        self.answer(204)
 
     def do_PATCH(self):
         parts = self.parts()
@@ -289,7 +404,8 @@ def exit_when_stdin_closes():
 
 
 def main():
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    port = int(sys.argv[1]) if len(sys.argv) > 1 else 0
+    server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
     server.daemon_threads = True
     threading.Thread(target=exit_when_stdin_closes, daemon=True).start()
     threading.Timer(LIFETIME, lambda: os._exit(0)).start()

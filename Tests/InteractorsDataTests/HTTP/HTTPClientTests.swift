@@ -181,7 +181,39 @@ import FoundationNetworking
         #expect(undecodable.message.utf8.count < 1_300)
         #expect(undecodable.message.hasSuffix("… (51200 bytes)"))
         let short = try #require(client.send(.get("status/500", as: Note.self)).error as? HTTPError)
-        #expect(short.description == "HTTPError(500): server says 500")
+        #expect(short.description == "HTTPError(500) GET \(server.baseURL)/status/500: server says 500")
+    }
+
+    @Test func anHTTPErrorNamesTheRequestWithItsQueryValuesHidden() throws {
+        let failing = Endpoint<Echo>.get(
+            "status/503",
+            query: [URLQueryItem(name: "token", value: "s3cret"), URLQueryItem(name: "page", value: "2")],
+            as: Echo.self
+        )
+        let error = try #require(client.send(failing).error as? HTTPError)
+        #expect(error.method == "GET")
+        #expect(error.url?.query == "token=s3cret&page=2")  // the whole URL stays in the error
+        #expect(error.description == "HTTPError(503) GET \(server.baseURL)/status/503?token=…&page=…: server says 503")
+        #expect(error.localizedDescription == error.description)
+        #expect(try server.requestLines() == ["GET /status/503?token=s3cret&page=2"])
+    }
+
+    @Test func aDataErrorQuotesAURLWithItsQueryValuesHidden() throws {
+        let undecodable = Endpoint<Note>.get(
+            "undecodable",
+            query: [URLQueryItem(name: "api_key", value: "s3cret"), URLQueryItem(name: "flag", value: nil)],
+            as: Note.self
+        )
+        let error = try #require(client.send(undecodable).dataError)
+        #expect(error.message.contains("GET \(server.baseURL)/undecodable?api_key=…&flag as Note"))
+        #expect(!error.description.contains("s3cret"))
+        #expect(error.localizedDescription == error.description)
+        let keyed = HTTPClient(baseURL: URL(string: "http://user:pw@127.0.0.1:1/v1?key=s3cret")!)
+        let unsupported = try #require(
+            RESTDataSource<Note>(client: keyed, path: "notes").get(TextSearchQuery(term: "a")).dataError
+        )
+        #expect(unsupported.message.contains("at http://127.0.0.1:1/v1/notes?key=…"))
+        #expect(!unsupported.description.contains("s3cret") && !unsupported.description.contains("pw"))
     }
 
     @Test func aDecodingEndpointGivenAnEmptyBodyFailsSayingSo() throws {

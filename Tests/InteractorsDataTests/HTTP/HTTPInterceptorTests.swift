@@ -84,6 +84,9 @@ import FoundationNetworking
 
     struct Refused: Error {}
 
+    /// Makes `/status/<code>` answer without a `Retry-After`.
+    let noRetryAfter = URLQueryItem(name: "retry_after", value: "")
+
     let server: RESTServer
 
     init() async throws {
@@ -134,10 +137,66 @@ import FoundationNetworking
         #expect(try server.requestLines().count == 2)
     }
 
-    @Test func aFailedRetryFailsWithTheOriginalError() throws {
+    @Test func aFailedRetryFailsTheCallWithTheRetrysError() throws {
         let client = HTTPClient(baseURL: server.baseURL, interceptors: [Named(name: "a", answer: .failure(Refused()))])
-        let error = try #require(client.send(.get("status/502", as: Echo.self)).error as? HTTPError)
-        #expect(error.status == 502)
+        #expect(client.send(.get("status/502", as: Echo.self)).error is Refused)
+        #expect(try server.requestLines().count == 1)
+    }
+
+    /// Answers `true` to every `retry`, counting them.
+    struct AlwaysAgain: HTTPInterceptor {
+        let asked = LockedBox(0)
+        func retry(_ request: URLRequest, after error: any Error, attempt: Int) -> Response<Bool> {
+            asked.withLock { $0 += 1 }
+            return Response(value: true)
+        }
+    }
+
+    @Test(arguments: [3, 0, 1])
+    func aCallSendsAtMostOnePlusMaxRetriesTimes(maxRetries: Int) throws {
+        let always = AlwaysAgain()
+        let client =
+            maxRetries == 3
+            ? HTTPClient(baseURL: server.baseURL, interceptors: [always])  // the default
+            : HTTPClient(baseURL: server.baseURL, interceptors: [always], maxRetries: maxRetries)
+        let error = try #require(client.send(.get("private", as: Echo.self)).error as? HTTPError)
+        #expect(error.status == 401)
+        #expect(always.asked.withLock { $0 } == maxRetries)
+        #expect(try server.requestLines() == Array(repeating: "GET /private", count: 1 + maxRetries))
+    }
+
+    @Test func eachSendOfARetryPolicyHasItsOwnMaxRetries() throws {
+        let always = AlwaysAgain()
+        let client = HTTPClient(baseURL: server.baseURL, interceptors: [always], maxRetries: 2)
+        let error = try #require(
+            client.send(.get("status/503", query: [noRetryAfter], as: Echo.self), retry: HTTPRetryPolicy(times: 1))
+                .error as? HTTPError
+        )
+        #expect(error.status == 503)
+        #expect(always.asked.withLock { $0 } == 4)
+        #expect(try server.requestLines().count == 6)
+    }
+
+    @Test func aRefusalFromAnotherOriginFailsTheCallAskingNoInterceptor() throws {
+        let other = try RESTServer()
+        let refresher = TokenRefresher()
+        let client = HTTPClient(baseURL: server.baseURL, interceptors: [refresher])
+        let target = other.localhostURL.appendingPathComponent("private")
+        let error = try #require(
+            client.send(
+                Endpoint<Echo>(
+                    method: .get,
+                    path: "redirect/307",
+                    query: [URLQueryItem(name: "to", value: target.absoluteString)],
+                    decode: Endpoint<Echo>.jsonDecode
+                )
+            )
+            .error as? HTTPError
+        )
+        #expect(error.status == 401)
+        #expect(error.url == target)
+        #expect(refresher.retries.withLock { $0.isEmpty })
+        #expect(try other.received().map { $0.headers["authorization"] } == [nil])
         #expect(try server.requestLines().count == 1)
     }
 

@@ -15,10 +15,11 @@ final class RESTServer: Sendable {
     let child: ChildProcess
     let baseURL: URL
 
-    init() throws {
+    /// Starts a server on `port`, or on one the system chooses.
+    init(port: Int? = nil) throws {
         child = try ChildProcess(
             executable: URL(fileURLWithPath: "/usr/bin/env"),
-            arguments: ["python3", Fixtures.restServerScript.path]
+            arguments: ["python3", Fixtures.restServerScript.path] + (port.map { ["\($0)"] } ?? [])
         )
         guard let line = child.waitForLine(where: { $0.hasPrefix("listening ") }),
             let port = Int(line.dropFirst("listening ".count))
@@ -27,6 +28,14 @@ final class RESTServer: Sendable {
             throw FixtureError(message: "the REST fixture did not start: \(child.output) \(child.errorOutput)")
         }
         baseURL = URL(string: "http://127.0.0.1:\(port)")!
+    }
+
+    /// The server's port.
+    var port: Int { baseURL.port ?? 0 }
+
+    /// The same server reached as `localhost`: another origin than ``baseURL`` for a client, the same socket.
+    var localhostURL: URL {
+        URL(string: "http://localhost:\(port)")!
     }
 
     /// Starts a server, waiting for it on a thread of its own: a suite's `init` runs on Swift's cooperative pool,

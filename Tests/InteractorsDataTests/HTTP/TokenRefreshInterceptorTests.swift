@@ -1,0 +1,261 @@
+// Foundation's Process, which these need, exists on macOS and Linux only (not on iOS, tvOS, watchOS, visionOS).
+#if os(macOS) || os(Linux)
+import DataTestSupport
+import Dispatch
+import Foundation
+import Interactors
+import InteractorsData
+import Testing
+import TestThreads
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The token interceptor against a server that rotates its token: `POST /token` issues a new one, and `/auth/…`
+/// accepts only the last one issued. Refreshes and sends are counted on the wire.
+@Suite(.onThreadsOfTheirOwn) struct TokenRefreshInterceptorTests {
+    typealias Echo = HTTPClientTests.Echo
+
+    struct Issued: Decodable, Sendable { let token: String }
+    struct RefreshFailed: Error {}
+
+    let server: RESTServer
+    /// Asks the server for tokens, without an interceptor.
+    let tokens: HTTPClient
+
+    init() async throws {
+        server = try await RESTServer.start()
+        tokens = HTTPClient(baseURL: server.baseURL)
+    }
+
+    /// `POST /token`, answered after `seconds`.
+    static func issue(after seconds: Int = 0) -> Endpoint<Issued> {
+        Endpoint<Issued>(
+            method: .post,
+            path: "token",
+            query: seconds > 0 ? [URLQueryItem(name: "seconds", value: "\(seconds)")] : [],
+            decode: Endpoint<Issued>.jsonDecode
+        )
+    }
+
+    @Sendable static func bearer(_ token: String, _ request: inout URLRequest) {
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+    }
+
+    /// An interceptor starting with "expired" that refreshes from the server, each refresh answered after the
+    /// next of `holds` seconds (0 once they run out).
+    func interceptor(
+        holds: [Int] = [],
+        needsRefresh: @escaping @Sendable (String) -> Bool = { _ in false }
+    ) -> TokenRefreshInterceptor<String> {
+        let holds = LockedBox(holds)
+        return TokenRefreshInterceptor(
+            credential: "expired",
+            apply: Self.bearer,
+            needsRefresh: needsRefresh,
+            refresh: { [tokens] _ in
+                let seconds = holds.withLock { $0.isEmpty ? 0 : $0.removeFirst() }
+                return tokens.send(Self.issue(after: seconds)).map(\.token)
+            }
+        )
+    }
+
+    /// An interceptor whose refreshes the test settles; `resolvers` gets each refresh's resolver as it starts.
+    func heldInterceptor(_ resolvers: LockedBox<[Resolver<String>]>) -> TokenRefreshInterceptor<String> {
+        TokenRefreshInterceptor(
+            credential: "expired",
+            apply: Self.bearer,
+            needsRefresh: { $0 == "expired" },
+            refresh: { _ in
+                let (response, resolver) = Response<String>.makePending()
+                resolvers.withLock { $0.append(resolver) }
+                return response
+            }
+        )
+    }
+
+    func refreshCount() throws -> Int {
+        try server.received().filter { $0.path == "/token" }.count
+    }
+
+    func authorizations(of path: String) throws -> [String?] {
+        try server.received().filter { $0.path == path }.map { $0.headers["authorization"] }
+    }
+
+    // MARK: One refresh, however many refusals
+
+    @Test func twentyConcurrentRefusalsCauseOneRefreshAndEachCallIsSentOnceMore() throws {
+        _ = try RESTDataSource<Note>(client: tokens, path: "notes").put(ada).get()
+        let auth = interceptor(holds: [1])
+        let notes = RESTDataSource<Note>(
+            client: HTTPClient(baseURL: server.baseURL, interceptors: [auth]),
+            path: "auth/notes"
+        )
+
+        let calls = (0..<20).map { _ in notes.getAll(AllObjectsQuery()) }
+        for call in calls {
+            #expect(try call.get(timeout: .seconds(60)).map(\.id) == ["ada"])
+        }
+        #expect(try refreshCount() == 1)
+        let sent = try authorizations(of: "/auth/notes")
+        #expect(sent.filter { $0 == "Bearer t1" }.count == 20)
+        #expect(sent.count == 20 + sent.filter { $0 == "Bearer expired" }.count)
+        #expect(auth.credential == "t1")
+    }
+
+    @Test func aRequestRefusedWithAnOlderCredentialIsSentAgainWithoutARefresh() throws {
+        let auth = interceptor()
+        let client = HTTPClient(baseURL: server.baseURL, interceptors: [auth])
+        // Refused only once a token has been issued: by then the interceptor has a newer credential.
+        let late = client.send(
+            .get("auth/echo/late", query: [URLQueryItem(name: "refuse_when_issued", value: "1")], as: Echo.self)
+        )
+        let early = try client.send(.get("auth/echo/early", as: Echo.self)).get(timeout: .seconds(60))
+        #expect(early.headers["authorization"] == "Bearer t1")
+        #expect(try late.get(timeout: .seconds(60)).headers["authorization"] == "Bearer t1")
+        #expect(try refreshCount() == 1)
+
+        var stale = URLRequest(url: server.baseURL.appendingPathComponent("auth/echo"))
+        Self.bearer("expired", &stale)
+        #expect(try auth.retry(stale, after: HTTPError(status: 401), attempt: 1).get())
+        #expect(try refreshCount() == 1)
+    }
+
+    @Test func aCredentialThatNeedsARefreshIsRefreshedBeforeTheRequestIsSent() throws {
+        let auth = interceptor(needsRefresh: { $0 == "expired" })
+        let client = HTTPClient(baseURL: server.baseURL, interceptors: [auth])
+        #expect(try client.send(.get("auth/echo", as: Echo.self)).get().headers["authorization"] == "Bearer t1")
+        #expect(try server.requestLines() == ["POST /token", "GET /auth/echo"])
+    }
+
+    @Test func onlyTheFailuresRefreshesAfterNamesCauseARefresh() throws {
+        let auth = interceptor()
+        let client = HTTPClient(baseURL: server.baseURL, interceptors: [auth])
+        #expect((client.send(.get("status/403", as: Echo.self)).error as? HTTPError)?.status == 403)
+        #expect(try refreshCount() == 0)
+    }
+
+    @Test func aServerThatRefusesEveryCredentialCostsAtMostMaxRetriesRefreshes() throws {
+        let auth = TokenRefreshInterceptor(
+            credential: "expired",
+            apply: { token, request in Self.bearer("revoked-" + token, &request) },
+            refresh: { [tokens] _ in tokens.send(Self.issue()).map(\.token) }
+        )
+        let client = HTTPClient(baseURL: server.baseURL, interceptors: [auth])
+        #expect((client.send(.get("auth/echo", as: Echo.self)).error as? HTTPError)?.status == 401)
+        #expect(try refreshCount() == 3)
+        #expect(try authorizations(of: "/auth/echo").count == 4)
+    }
+
+    // MARK: A refresh that fails
+
+    @Test func aRefreshThatFailsFailsTheCallWithTheRefreshsError() throws {
+        let auth = TokenRefreshInterceptor(
+            credential: "expired",
+            apply: Self.bearer,
+            refresh: { [tokens] _ in
+                tokens.send(
+                    Endpoint<Issued>(
+                        method: .post,
+                        path: "status/503",
+                        query: [URLQueryItem(name: "retry_after", value: "")],
+                        decode: Endpoint<Issued>.jsonDecode
+                    )
+                )
+                .map(\.token)
+            }
+        )
+        let client = HTTPClient(baseURL: server.baseURL, interceptors: [auth])
+        for _ in 0..<2 {
+            let error = try #require(client.send(.get("auth/echo", as: Echo.self)).error as? HTTPError)
+            #expect(error.status == 503)
+            #expect(error.url?.path == "/status/503")
+        }
+        #expect(auth.credential == "expired")
+        // Each call started a refresh of its own: a failed one is not tried again by the interceptor.
+        #expect(
+            try server.requestLines() == [
+                "GET /auth/echo", "POST /status/503?retry_after=", "GET /auth/echo", "POST /status/503?retry_after=",
+            ]
+        )
+    }
+
+    @Test func aFailedRefreshFailsEveryCallWaitingOnItAndTheNextCallStartsAnother() throws {
+        let resolvers = LockedBox([Resolver<String>]())
+        let auth = heldInterceptor(resolvers)
+        let client = HTTPClient(baseURL: server.baseURL, interceptors: [auth])
+
+        let calls = (0..<5).map { _ in client.send(.get("auth/echo", as: Echo.self)) }
+        let first = try #require(resolvers.withLock { $0.count == 1 ? $0.first : nil })
+        first.fail(RefreshFailed())
+        for call in calls {
+            #expect(call.error is RefreshFailed)
+        }
+        #expect(auth.credential == "expired")
+        #expect(try server.requestLines() == [])
+
+        let next = client.send(.get("auth/echo", as: Echo.self))
+        let second = try #require(resolvers.withLock { $0.count == 2 ? $0.last : nil })
+        second.succeed(try tokens.send(Self.issue()).get().token)
+        #expect(try next.get(timeout: .seconds(60)).headers["authorization"] == "Bearer t1")
+    }
+
+    // MARK: Cancelling
+
+    @Test func cancellingOneCallKeepsTheRefreshTheOthersWaitOn() throws {
+        let resolvers = LockedBox([Resolver<String>]())
+        let client = HTTPClient(baseURL: server.baseURL, interceptors: [heldInterceptor(resolvers)])
+        let calls = (0..<3).map { index in client.send(.get("auth/echo/\(index)", as: Echo.self)) }
+        let refresh = try #require(resolvers.withLock { $0.count == 1 ? $0.first : nil })
+
+        calls[0].cancel()
+        #expect(calls[0].isCancelled)
+        #expect(!refresh.isCancelled)
+        refresh.succeed(try tokens.send(Self.issue()).get().token)
+        #expect(try calls[1].get(timeout: .seconds(60)).headers["authorization"] == "Bearer t1")
+        #expect(try calls[2].get(timeout: .seconds(60)).headers["authorization"] == "Bearer t1")
+        let lines = try server.requestLines()  // the cancelled call never sent anything
+        #expect(lines.count == 3 && lines.first == "POST /token")
+        #expect(Set(lines.dropFirst()) == ["GET /auth/echo/1", "GET /auth/echo/2"])
+    }
+
+    @Test func cancellingEveryCallWaitingOnARefreshCancelsIt() throws {
+        let auth = interceptor(holds: [240], needsRefresh: { $0 == "expired" })
+        let client = HTTPClient(baseURL: server.baseURL, interceptors: [auth])
+        let calls = (0..<2).map { _ in client.send(.get("auth/echo", as: Echo.self)) }
+        #expect(server.waitFor("token started"))
+        for call in calls { call.cancel() }
+        #expect(server.waitFor("token closed"))  // the refresh's request was cancelled
+        #expect(auth.credential == "expired")
+
+        #expect(try client.send(.get("auth/echo", as: Echo.self)).get().headers["authorization"] == "Bearer t1")
+        #expect(try server.requestLines() == ["POST /token?seconds=240", "POST /token", "GET /auth/echo"])
+    }
+
+    // MARK: Many threads at once
+
+    @Test func fiftyConcurrentCallsFromManyThreadsShareOneRefresh() throws {
+        _ = try RESTDataSource<Note>(client: tokens, path: "notes").put(ada).get()
+        let auth = interceptor(holds: [1])
+        let notes = RESTDataSource<Note>(
+            client: HTTPClient(baseURL: server.baseURL, interceptors: [auth]),
+            path: "auth/notes"
+        )
+        let calls = LockedBox([Response<[Note]>]())
+        let seen = LockedBox(Set<String>())
+        DispatchQueue.concurrentPerform(iterations: 50) { _ in
+            let call = notes.getAll(AllObjectsQuery())
+            calls.withLock { $0.append(call) }
+            let credential = auth.credential
+            seen.withLock { _ = $0.insert(credential) }
+        }
+        for call in calls.withLock({ $0 }) {
+            #expect(try call.get(timeout: .seconds(60)).map(\.id) == ["ada"])
+        }
+        #expect(try refreshCount() == 1)
+        #expect(seen.withLock { $0.isSubset(of: ["expired", "t1"]) })
+        #expect(try authorizations(of: "/auth/notes").filter { $0 == "Bearer t1" }.count == 50)
+    }
+}
+#endif

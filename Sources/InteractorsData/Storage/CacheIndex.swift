@@ -21,8 +21,14 @@ struct CacheIndex<ID: Hashable> {
             for id in ids { add(id) }
         }
 
+        /// A loop, not `compactMap`: see ``ValueCollection/values``.
         var ids: [ID] {
-            emptySlots == 0 ? slots.map { $0! } : slots.compactMap { $0 }
+            var ids: [ID] = []
+            ids.reserveCapacity(slots.count - emptySlots)
+            for slot in slots {
+                if let id = slot { ids.append(id) }
+            }
+            return ids
         }
 
         func contains(_ id: ID) -> Bool { places[ExactID(id)] != nil }

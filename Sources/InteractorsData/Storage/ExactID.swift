@@ -14,17 +14,25 @@ struct ExactID<Base: Hashable>: Hashable {
 
     static func == (lhs: Self, rhs: Self) -> Bool {
         if Base.self == String.self {
-            return unsafeBitCast(lhs.base, to: String.self).utf8.elementsEqual(
-                unsafeBitCast(rhs.base, to: String.self).utf8
-            )
+            let left = unsafeBitCast(lhs.base, to: String.self).utf8
+            let right = unsafeBitCast(rhs.base, to: String.self).utf8
+            guard left.count == right.count else { return false }
+            // The bytes in place when both strings have them (native ones do), else one by one.
+            let inPlace: Bool?? = left.withContiguousStorageIfAvailable { leftBytes in
+                right.withContiguousStorageIfAvailable { rightBytes in leftBytes.elementsEqual(rightBytes) }
+            }
+            if let inPlace, let inPlace { return inPlace }
+            return left.elementsEqual(right)
         }
         return lhs.base == rhs.base
     }
 
     func hash(into hasher: inout Hasher) {
         if Base.self == String.self {
-            var text = unsafeBitCast(base, to: String.self)
-            text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            let utf8 = unsafeBitCast(base, to: String.self).utf8
+            if utf8.withContiguousStorageIfAvailable({ hasher.combine(bytes: UnsafeRawBufferPointer($0)) }) == nil {
+                for byte in utf8 { hasher.combine(byte) }
+            }
             hasher.combine(0xFF as UInt8)  // never a byte of UTF-8: ends the string, as String's own hashing does
             return
         }

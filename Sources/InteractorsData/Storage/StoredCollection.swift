@@ -118,18 +118,23 @@ extension ValueCollection where Value: Codable {
         var lists: [String: StoredCollection<Value>.Index.List] = [:]
         var moreLists: [StoredCollection<Value>.Index.NamedList] = []
         for (key, list) in index.lists {
-            let stored = StoredCollection<Value>.Index.List(
-                storedAt: list.storedAt.timeIntervalSince1970,
-                items: list.ids.compactMap(position(of:))
-            )
+            var items: [Int] = []
+            for id in list.ids {
+                if let place = position(of: id) { items.append(place) }
+            }
+            let stored = StoredCollection<Value>.Index.List(storedAt: list.storedAt.timeIntervalSince1970, items: items)
             if lists[key.base] == nil {
                 lists[key.base] = stored
             } else {
                 moreLists.append(.init(key: key.base, list: stored))
             }
         }
+        // Loops, not `map`: a closure over the values costs an allocation per value here (see `values`).
+        var times: [Double?] = []
+        times.reserveCapacity(count)
+        for value in values { times.append(index.time(of: value.id)?.timeIntervalSince1970) }
         return StoredCollection<Value>.Index(
-            storedAt: values.map { index.time(of: $0.id)?.timeIntervalSince1970 },
+            storedAt: times,
             lists: lists,
             moreLists: moreLists.isEmpty ? nil : moreLists.sorted { $0.key < $1.key }
         )

@@ -24,9 +24,15 @@ struct ValueCollection<Value: Identifiable> {
 
     var count: Int { positions.count }
 
-    /// The values, in order.
+    /// The values, in order. A loop rather than `compactMap`: a closure over the values, in this generic code,
+    /// costs an allocation per value (measured), and a file write reads them all.
     var values: [Value] {
-        emptySlots == 0 ? slots.map { $0! } : slots.compactMap { $0 }
+        var values: [Value] = []
+        values.reserveCapacity(count)
+        for slot in slots {
+            if let value = slot { values.append(value) }
+        }
+        return values
     }
 
     /// Where the value with `id` is in ``values``, once ``compact()`` has run (a file refers to values by place).

@@ -1,13 +1,12 @@
-import Interactors
-
 /// The order of a local store's writes (``CacheWritePosition``), kept with its values: every put and every delete
 /// takes the next position, and the log remembers, for the last ``capacity`` positions, which id each one wrote
 /// (a tombstone, for a delete). A read's answer applied later (``CacheChange/readPosition``) then tells which of
 /// its ids were written after the read was sent, and leaves those as the writes left them.
 ///
-/// Older positions are forgotten (``floor``), so the log stays small whatever the number of writes: a read sent
-/// before the floor cannot be told which ids were written since, and changes nothing (the answer still goes to its
-/// caller; the next read fills the cache). Deleting everything forgets everything at once, the same way.
+/// Older positions are forgotten (``floor``, moved up every 64 writes), so the log stays small whatever the number
+/// of writes (at most ``capacity`` and 64 entries): a read sent before the floor cannot be told which ids were
+/// written since, and changes nothing (the answer still goes to its caller; the next read fills the cache).
+/// Deleting everything forgets everything at once, the same way.
 struct WriteLog<ID: Hashable> {
     /// How many of the latest positions the log remembers.
     static var capacity: UInt64 { 1_000 }
@@ -26,8 +25,12 @@ struct WriteLog<ID: Hashable> {
     private(set) var floor: UInt64 = 0
     /// The latest write of each id after the floor.
     private(set) var latest: [ExactID<ID>: Entry] = [:]
-    /// The writes after the floor, oldest first (an id written again leaves a stale entry, skipped when pruned).
-    private var order = FIFO<(id: ExactID<ID>, position: UInt64)>()
+    /// The writes after the floor, oldest first, from `head` on (an id written again leaves a stale entry, skipped
+    /// when pruned): two arrays rather than a queue of tuples, which this generic code would copy through a
+    /// closure, at an allocation each, on every write.
+    private var orderIDs: [ExactID<ID>] = []
+    private var orderPositions: [UInt64] = []
+    private var head = 0
 
     /// An order with no writes yet.
     init() {
@@ -41,7 +44,8 @@ struct WriteLog<ID: Hashable> {
         self.floor = floor
         for write in writes.sorted(by: { $0.entry.position < $1.entry.position }) where write.entry.position > floor {
             latest[ExactID(write.id)] = write.entry
-            order.append((ExactID(write.id), write.entry.position))
+            orderIDs.append(ExactID(write.id))
+            orderPositions.append(write.entry.position)
         }
     }
 
@@ -51,9 +55,12 @@ struct WriteLog<ID: Hashable> {
     mutating func record(_ id: ID, isDeletion: Bool) {
         if epoch == 0 { epoch = CacheWritePosition.newEpoch() }
         position += 1
-        latest[ExactID(id)] = Entry(position: position, isDeletion: isDeletion)
-        order.append((ExactID(id), position))
-        if position > Self.capacity { forget(upTo: position - Self.capacity) }
+        let key = ExactID(id)
+        latest[key] = Entry(position: position, isDeletion: isDeletion)
+        orderIDs.append(key)
+        orderPositions.append(position)
+        // Every 64 writes: the floor may lag behind the window by as much (the log then remembers a little more).
+        if position > Self.capacity, position % 64 == 0 { forget(upTo: position - Self.capacity) }
     }
 
     /// Takes the next position for a write that may have touched any id (everything deleted), and forgets every
@@ -68,8 +75,20 @@ struct WriteLog<ID: Hashable> {
     mutating func forget(upTo newFloor: UInt64) {
         guard newFloor > floor else { return }
         floor = newFloor
-        while let oldest = order.popFirst(if: { $0.position <= newFloor }) {
-            if latest[oldest.id]?.position == oldest.position { latest[oldest.id] = nil }
+        while head < orderPositions.count, orderPositions[head] <= newFloor {
+            if let entry = latest.index(forKey: orderIDs[head]), latest.values[entry].position == orderPositions[head] {
+                latest.remove(at: entry)
+            }
+            head += 1
+        }
+        if head == orderPositions.count {
+            orderIDs.removeAll(keepingCapacity: true)
+            orderPositions.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head >= 256, head * 2 >= orderPositions.count {
+            orderIDs.removeFirst(head)
+            orderPositions.removeFirst(head)
+            head = 0
         }
     }
 

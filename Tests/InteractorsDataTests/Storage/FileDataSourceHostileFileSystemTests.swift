@@ -47,7 +47,7 @@ import Darwin
                     unlink(lockFile.path)
                 } else {  // replaced by a file of its own, renamed over it
                     let replacement = directory.file("replacement")
-                    FileManager.default.createFile(atPath: replacement.path, contents: Data(count: 16))
+                    _ = FileManager.default.createFile(atPath: replacement.path, contents: Data(count: 16))
                     rename(replacement.path, lockFile.path)
                 }
                 round += 1

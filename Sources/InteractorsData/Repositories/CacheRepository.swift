@@ -25,6 +25,16 @@ public import Interactors
 /// exactly what it answered; another key's list is replaced, and the ids an ``IdsQuery`` or ``IdQuery`` asked for
 /// that the main source no longer has are evicted.
 ///
+/// **A read never undoes a write made after it was sent.** What a read of the main source (`.mainSync`, or a
+/// `.cacheSync` miss) stores is applied as of the moment it was sent: a put or delete made meanwhile through a
+/// repository on the same cache (in this process or another, on the same file or database table) keeps what it
+/// left, in the values and in every list, and the read's lists and values are as old as the read (`storedAt` =
+/// when it was sent). The read still answers what the main source said. See ``CacheIndexStore``.
+///
+/// **Batches applied in part.** When the main source stored or deleted only some of a `putAll` or a `deleteAll` of
+/// an ``IdsQuery`` (``DataError/Code/partiallyApplied``), the cache keeps what it stored and evicts what it
+/// deleted, and the call fails with its error.
+///
 /// **Deletions reach the cache.** ``DataError/Code/notFound`` from the main source never falls back: the id is
 /// evicted from the cache and from every list, and a read fails with `notFound`; a delete succeeds (it is gone
 /// either way).

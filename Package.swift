@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "InteractorsPresentation", targets: ["InteractorsPresentation"]),
         .library(name: "InteractorsData", targets: ["InteractorsData"]),
         .library(name: "InteractorsSQLite", targets: ["InteractorsSQLite"]),
+        .library(name: "InteractorsAppHost", targets: ["InteractorsAppHost"]),
     ],
     targets: [
         .target(name: "Interactors", dependencies: ["CInteractorsFutex"]),
@@ -21,6 +22,9 @@ let package = Package(
         .target(name: "InteractorsTestKit", dependencies: ["Interactors", "InteractorsPresentation"]),
         .target(name: "InteractorsPresentation", dependencies: ["Interactors"]),
         .target(name: "InteractorsData", dependencies: ["Interactors"]),
+        // The host that follows UIKit's or AppKit's application notifications, for apps: a target of its own so that
+        // the core links no UI framework. Elsewhere it holds nothing public.
+        .target(name: "InteractorsAppHost", dependencies: ["Interactors"]),
         // SQLite from the system: the SDK's `SQLite3` module on Apple platforms, this system library elsewhere.
         .target(
             name: "InteractorsSQLite",
@@ -87,9 +91,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "SQLiteStoreFixture",
-            dependencies: ["Interactors", "InteractorsData", "InteractorsSQLite", "DataTestSupport"],
+            dependencies: ["Interactors", "InteractorsData", "InteractorsSQLite", "DataTestSupport", "TestThreads"],
             path: "Tests/SQLiteStoreFixture"
         ),
+        // The app host's launch options, read from a notification's user info as Foundation bridges it.
+        .testTarget(name: "InteractorsAppHostTests", dependencies: ["Interactors", "InteractorsAppHost"]),
         .testTarget(
             name: "InteractorsPresentationTests",
             dependencies: ["Interactors", "InteractorsPresentation", "InteractorsTestKit", "TestThreads"]
@@ -100,7 +106,7 @@ let package = Package(
             name: "DocumentationTests",
             dependencies: [
                 "Interactors", "InteractorsTestKit", "InteractorsPresentation", "InteractorsData", "InteractorsSQLite",
-                "TopLevelServer", "DataTestSupport",
+                "InteractorsAppHost", "TopLevelServer", "DataTestSupport",
             ]
         ),
         // The article's async server block as an executable's top-level code, which DocumentationTests runs.

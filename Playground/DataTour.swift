@@ -191,8 +191,8 @@ private func restart(_ remote: RESTDataSource<Note>, _ databaseURL: URL) throws 
     )
 }
 
-/// 7. A file that is not a database fails with corruptStore and keeps its bytes: what to do with them is the
-/// app's call (a cache can move the file aside and start over).
+/// 7. A file that is not a database fails with corruptStore and keeps its bytes by default; a cache opens its
+/// database with `ifCorrupt: .moveAside`, which sets such a file aside (reporting it once) and starts over.
 private func openAForeignFile(_ databaseURL: URL) throws {
     let foreign = Data(String(repeating: "{ not a database }\n", count: 50).utf8)
     try foreign.write(to: databaseURL)
@@ -202,11 +202,16 @@ private func openAForeignFile(_ databaseURL: URL) throws {
         let kept = (try? Data(contentsOf: databaseURL)) == foreign
         print("a file that is not a database: \(error.code), its \(foreign.count) bytes kept: \(kept)")
     }
-    let aside = databaseURL.appendingPathExtension("corrupt")
-    try FileManager.default.moveItem(at: databaseURL, to: aside)
-    let fresh = try SQLiteDataSource<Note>(database: SQLiteDatabase(fileURL: databaseURL), table: "notes")
+    let reports = LockedBox<[DataError]>([])
+    let cache = try SQLiteDatabase(fileURL: databaseURL, ifCorrupt: .moveAside) { error in
+        reports.withLock { $0.append(error) }
+    }
+    let fresh = try SQLiteDataSource<Note>(database: cache, table: "notes")
+    let aside = try FileManager.default.contentsOfDirectory(atPath: databaseURL.deletingLastPathComponent().path)
+        .filter { $0.hasPrefix("\(databaseURL.lastPathComponent).corrupt-") }
     print(
-        "moved aside to \(aside.lastPathComponent), a cache starts over with "
+        "opened with ifCorrupt: .moveAside: moved aside to \(aside.joined(separator: ", ")), reported "
+            + "\(reports.withLock { $0.count }) time, and the cache starts over with "
             + "\(try fresh.getAll(AllObjectsQuery()).get().count) notes"
     )
 }

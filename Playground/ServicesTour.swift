@@ -22,6 +22,8 @@ private final class Analytics: Service {
 /// background, a URL, a refused event and termination.
 func servicesTour() {
     print("\n== Services: app-lifetime services hearing a simulated app lifecycle ==")
+    print("(an app adds the InteractorsAppHost product and calls registry.observeApplicationNotifications(), so")
+    print(" UIKit or AppKit sends these events; a server or CLI calls registry.runUntilTerminated() in Interactors)")
     let registry = ServiceRegistry()
     registry.register(CrashReporter())
     for event in [LifecycleEvent.didFinishLaunching(["user": "guest"]), .didBecomeActive] {

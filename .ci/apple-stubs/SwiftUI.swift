@@ -80,8 +80,11 @@ extension View {
 }
 
 extension Scene {
+    /// With `initial: true` (watchOS 10, iOS 17, macOS 14 and later) the action also runs once when the scene
+    /// appears, with the first value as both old and new.
     public func onChange<Value: Equatable>(
         of value: Value,
+        initial: Bool = false,
         _ action: @escaping (_ oldValue: Value, _ newValue: Value) -> Void
     ) -> some Scene { _ModifiedScene<Self>() }
 }

@@ -1,9 +1,21 @@
 // Stand-ins for the UIKit declarations the package's `#if canImport(UIKit)` branches and the documentation's
-// UIKit snippets use, shaped as the iOS SDK shapes them: `UIApplication` is `@MainActor`, its notification
-// names are `nonisolated`. Type-checked against by .ci/apple-typecheck, never run.
+// UIKit snippets use, shaped as the SDKs shape them. Type-checked against by .ci/apple-typecheck, never run.
+//
+// - iOS, iPadOS, tvOS, visionOS, Mac Catalyst: `UIApplication` is `@MainActor`, its notification names are
+//   `nonisolated`, and `shared` is unavailable in app extensions (`@available(iOSApplicationExtension,
+//   unavailable)`). A package's libraries are compiled extension-safe when an app extension (a widget, a share
+//   extension) links them, where using `shared` fails ("'shared' is unavailable in application extensions for
+//   iOS"). The compiler here ignores availability for iOS, so the stand-in makes `shared` unavailable everywhere:
+//   nothing in the package may use it.
+// - watchOS (compiled with -D WATCHOS): UIKit is importable, with colours, fonts and images but no application
+//   object: the app is a `WKApplication`.
 @_exported import Darwin
 @_exported import Foundation
 
+#if WATCHOS
+open class UIColor: NSObject, @unchecked Sendable {}
+open class UIImage: NSObject, @unchecked Sendable {}
+#else
 @MainActor
 open class UIResponder {
     public nonisolated init() {}
@@ -27,6 +39,8 @@ open class UIApplication: UIResponder {
         public static let sourceApplication = OpenURLOptionsKey(rawValue: "UIApplicationOpenURLOptionsSourceApplicationKey")
     }
 
+    @available(iOSApplicationExtension, unavailable, message: "Use view controller based solutions where appropriate instead.")
+    @available(*, unavailable, message: "'shared' is unavailable in application extensions for iOS, which link this package's libraries")
     open class var shared: UIApplication { fatalError("a stand-in for type-checking only") }
     open var applicationState: State { fatalError("a stand-in for type-checking only") }
 
@@ -42,3 +56,4 @@ open class UIApplication: UIResponder {
 /// Its methods are all optional (Objective-C), so the stand-in requires none.
 @MainActor
 public protocol UIApplicationDelegate: AnyObject {}
+#endif

@@ -8,7 +8,9 @@ import Testing
 /// A block matches when its lines, trimmed and with runs of spaces collapsed, appear in order and contiguously in one snippet file, ignoring blank
 /// lines, `import` lines and `@main` (a snippet imports at the top of its file, may indent a block to place it in
 /// a function or a namespace, and has no `main` of its own). Not compiled: package manifest excerpts (they compile
-/// against PackageDescription). Blocks for Apple's UI frameworks are in snippets under `#if canImport(...)`, which
+/// against PackageDescription). A block whose first line is `// Examples/NAME/PATH.swift` is an excerpt of that file
+/// of an example package (which depends on packages this target cannot): it must appear there, and the example's
+/// own build compiles it. Blocks for Apple's UI frameworks are in snippets under `#if canImport(...)`, which
 /// CI type-checks against stand-ins for Apple's SDKs (.ci/apple-typecheck).
 @Suite struct CodeBlockTests {
     @Test(arguments: DocumentationFiles.markdown)
@@ -17,6 +19,13 @@ import Testing
         let snippets = DocumentationFiles.snippets.map(normalizedLines)
         for block in swiftBlocks(in: text) where !Self.isExempt(block) {
             let lines = normalizedLines(block)
+            if let example = Self.exampleFile(of: lines) {
+                // An excerpt of an example package, which compiles it: the excerpt must still be in that file.
+                let source = try String(contentsOf: DocumentationFiles.root.appending(path: example), encoding: .utf8)
+                let found = containsRun(Array(lines.dropFirst()), in: normalizedLines(source))
+                #expect(found, "\(file): this block is not in \(example):\n\(block)")
+                continue
+            }
             let found = snippets.contains { source in containsRun(lines, in: source) }
             #expect(found, "\(file): this block is not in any file under Tests/DocumentationTests/Snippets:\n\(block)")
         }
@@ -30,6 +39,12 @@ import Testing
 
     static func isExempt(_ block: String) -> Bool {
         block.contains(".package(url:")
+    }
+
+    /// The example file a block is an excerpt of: its first line is `// Examples/NAME/...swift`.
+    static func exampleFile(of lines: [String]) -> String? {
+        guard let first = lines.first, first.hasPrefix("// Examples/"), first.hasSuffix(".swift") else { return nil }
+        return String(first.dropFirst(3))
     }
 }
 

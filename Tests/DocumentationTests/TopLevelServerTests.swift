@@ -24,6 +24,10 @@ import Testing
         try #require(server.waitForLine("pool: didBecomeActive"))
         kill(server.process.processIdentifier, SIGTERM)
         #expect(try #require(server.waitForExit()) == 1)
+        // The host reports the failure on standard error, taken here so that a passing run prints nothing.
+        #expect(
+            server.errorOutput.wait(for: "MetricsExporter failed on willTerminate: FlushFailed()", guardSeconds: 10)
+        )
     }
 }
 
@@ -34,18 +38,24 @@ private final class TopLevelServer: Sendable {
 
     let process = Process()
     private let output = OutputLines()
+    /// What the server writes to standard error: the library's reports, which the tests read instead of printing.
+    let errorOutput = OutputLines()
     private let exited = DispatchSemaphore(value: 0)
 
     init(arguments: [String]) throws {
         process.executableURL = Self.executableURL
         process.arguments = arguments
         let stdout = Pipe()
+        let stderr = Pipe()
         process.standardOutput = stdout
+        process.standardError = stderr
         process.terminationHandler = { [exited] _ in exited.signal() }
         try process.run()
-        Thread.detachNewThread { [output] in
-            while case let data = stdout.fileHandleForReading.availableData, !data.isEmpty {
-                output.append(String(decoding: data, as: UTF8.self))
+        for (pipe, lines) in [(stdout, output), (stderr, errorOutput)] {
+            Thread.detachNewThread {
+                while case let data = pipe.fileHandleForReading.availableData, !data.isEmpty {
+                    lines.append(String(decoding: data, as: UTF8.self))
+                }
             }
         }
     }

@@ -101,7 +101,7 @@ import Testing
     }
 
     // Exit tests exist on macOS and Linux (not on iOS, tvOS, watchOS, visionOS).
-    #if os(macOS) || os(Linux)
+    #if compiler(>=6.2) && (os(macOS) || os(Linux))
     @Test func settleNextWithNothingPendingStopsWithAClearMessage() async {
         await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             InteractorSpy<Int, Int>().settleNext(with: 1)

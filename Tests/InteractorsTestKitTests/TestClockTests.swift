@@ -121,7 +121,7 @@ import Testing
     }
 
     // Exit tests exist on macOS and Linux (not on iOS, tvOS, watchOS, visionOS).
-    #if os(macOS) || os(Linux)
+    #if compiler(>=6.2) && (os(macOS) || os(Linux))
     @Test func runStopsWithAClearMessageWhenATimerRestartsItselfForever() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let clock = TestClock()
@@ -166,7 +166,7 @@ import Testing
     // MARK: Misuse
 
     // Exit tests exist on macOS and Linux (not on iOS, tvOS, watchOS, visionOS).
-    #if os(macOS) || os(Linux)
+    #if compiler(>=6.2) && (os(macOS) || os(Linux))
     @Test func advancingByANegativeDurationStopsWithAClearMessage() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             await TestClock().advance(by: .seconds(-1))

@@ -7,6 +7,9 @@
 //   edit <file> <url> <put> <delete>
 //                                  through a CacheRepository over the REST server at <url> ("books") with the table
 //                                  as its cache, puts the book <put> and deletes the book <delete>, then "done"
+//   fill <file> fsize|pages <n>    fills the disk inside one write body (see FullDisk.swift)
+//   group <file> fsize|pages <n>   fills it with one write of a group of three (see FullDisk.swift)
+//   threads <file>                 counts the threads 1,000 reads start (see ThreadCount.swift)
 // A failure prints "error <DataError code>: <message>" and exits with status 1.
 // Foundation's Process, which starts this, exists on macOS and Linux only.
 #if os(macOS) || os(Linux)
@@ -18,11 +21,15 @@ import InteractorsSQLite
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
-    say("usage: SQLiteStoreFixture write|batches|hold|read <file> [arguments]")
+    say("usage: SQLiteStoreFixture write|batches|hold|read|fill|group|threads <file> [arguments]")
     exit(2)
 }
 
 do {
+    if arguments[1] == "threads" {
+        try countThreads(URL(fileURLWithPath: arguments[2]))
+        exit(0)
+    }
     let database = try SQLiteDatabase(fileURL: URL(fileURLWithPath: arguments[2]))
     let notes = try SQLiteDataSource<Note>(database: database, table: "notes")
     switch arguments[1] {
@@ -63,6 +70,16 @@ do {
         say("done")
     case "read":
         say("count \(try notes.getAll(AllObjectsQuery()).get().count)")
+    case "fill", "group":
+        guard arguments.count >= 5, let limit = DiskLimit(arguments[3], arguments[4]) else {
+            say("usage: SQLiteStoreFixture fill|group <file> fsize|pages <n>")
+            exit(2)
+        }
+        _ = try notes.put(Note(id: "before", text: "put before the disk filled")).get()
+        try limit.apply(to: database)
+        say("limited")
+        if arguments[1] == "fill" { fillInOneBody(notes, database) } else { fillInAGroup(notes, database) }
+        say("done")
     default:
         say("unknown mode \(arguments[1])")
         exit(2)

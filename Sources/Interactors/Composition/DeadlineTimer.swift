@@ -1,13 +1,15 @@
 import Dispatch
 import Synchronization
 
-/// The library's own thread: fires deadlines, for `timeout(after:)`, and hands deliveries that must not run on the
-/// thread that settled them to their queues (see `Response.handOutQueuedHandlers()`).
+/// The library's own thread, `ix.timer`: fires deadlines, for `timeout(after:)`, `delay(by:)` and `retry`'s
+/// back-offs (whose next attempt it starts itself: an attempt only starts work), and hands deliveries that must not
+/// run on the thread that settled them to their queues (see `Response.handOutQueuedHandlers()`).
 ///
 /// Not Dispatch's `asyncAfter` nor a global queue: the global pool may be saturated, and a timeout has to fire,
 /// and its handlers reach their queues, near its deadline whatever the pool's state. The jobs must be short and
-/// never block or run user code: they record outcomes and schedule handlers on their queues, and leave what runs
-/// user code on the delivering thread (immediate handlers) to others.
+/// never block or run user code beyond a retry's attempt: they record outcomes and schedule handlers on their
+/// queues, and leave what runs user code on the delivering thread (stages, immediate handlers, cancellation
+/// handlers) to the delivery threads (`DeliveryThreads`) and blocked callers.
 ///
 /// The deadlines wait in a binary heap, each ``Entry`` knowing its place in it, so scheduling and cancelling cost
 /// a logarithm of the number pending (and scheduling a deadline later than all the others, the usual case for
@@ -53,16 +55,28 @@ final class DeadlineTimer: Sendable {
         var sequence: UInt64 = 0
         /// Jobs to run as soon as the thread gets to them, oldest first.
         var ready = FIFO<@Sendable () -> Void>()
-        /// Whether the thread may be parked: a new ready job must wake it.
-        var isParked = false
+        /// When the thread, parked or about to park, wakes up on its own (`UInt64.max`: never); `nil` while it is
+        /// awake and will look at the heap and the jobs again before it parks. A new deadline wakes it only if it
+        /// is earlier than this, and a new ready job only if it is parked.
+        var parkedUntil: UInt64?
+        /// The time the thread last parked until, kept when the heap empties: the thread parks until then again
+        /// rather than for ever, so the next deadline made (later, for timeouts of one duration) needs no wake-up.
+        /// Timeouts made and settled one after another then cost the thread one wake-up per kept time, not one
+        /// each.
+        var keptWakeUp: UInt64 = .max
     }
 
     private let jobs = LockedBox(Jobs())
     private let wakeUp = DispatchSemaphore(value: 0)
+    /// How many times a new deadline, a new job, and the time it parked until woke the thread: for tests, which
+    /// tell the wake-ups new deadlines cause from those other tests' jobs and deadlines cause meanwhile.
+    private let wakeUpsForDeadlines = Atomic<Int>(0)
+    private let wakeUpsForJobs = Atomic<Int>(0)
+    private let wakeUpsOnTime = Atomic<Int>(0)
 
     private init() {
-        // At the main thread's QoS on Darwin: the first `timeout(after:)` may be made on a background thread, and
-        // every later timeout would inherit its priority.
+        // At the main thread's QoS on Darwin: a thread started without a QoS attribute runs at QOS_CLASS_DEFAULT
+        // (<sys/qos.h>), below the user-interactive main thread whose timeouts it fires.
         PlatformThread.detach(name: "ix.timer", atMainQoS: true) { [self] in run() }
     }
 
@@ -71,7 +85,7 @@ final class DeadlineTimer: Sendable {
     func schedule(_ entry: Entry, at deadline: DispatchTime) {
         guard entry.state.compareExchange(expected: Entry.new, desired: Entry.scheduled, ordering: .relaxed).exchanged
         else { return }
-        let isNext = jobs.withLock { jobs -> Bool in
+        let wakesTheThread = jobs.withLock { jobs -> Bool in
             guard !entry.isCancelled else { return false }
             entry.deadline = deadline.uptimeNanoseconds
             jobs.sequence += 1
@@ -79,9 +93,12 @@ final class DeadlineTimer: Sendable {
             entry.position = jobs.heap.count
             jobs.heap.append(entry)
             jobs.siftUp(from: jobs.heap.count - 1)
-            return entry.position == 0
+            return jobs.wake(before: entry.deadline)
         }
-        if isNext { wakeUp.signal() }
+        if wakesTheThread {
+            wakeUpsForDeadlines.add(1, ordering: .relaxed)
+            wakeUp.signal()
+        }
     }
 
     /// Cancels `entry`: it will not expire. If it was waiting in the heap, it leaves it now and its `cancelled()`
@@ -100,12 +117,23 @@ final class DeadlineTimer: Sendable {
 
     /// Runs `job` on the timer's thread as soon as it gets to it, after the jobs already waiting.
     func run(_ job: @escaping @Sendable () -> Void) {
-        let wasParked = jobs.withLock { jobs in
+        let wakesTheThread = jobs.withLock { jobs in
             jobs.ready.append(job)
-            defer { jobs.isParked = false }
-            return jobs.isParked
+            return jobs.wakeForAJob()
         }
-        if wasParked { wakeUp.signal() }
+        if wakesTheThread {
+            wakeUpsForJobs.add(1, ordering: .relaxed)
+            wakeUp.signal()
+        }
+    }
+
+    /// How many times a new deadline, a new job, and the time it parked until have woken the thread so far, for
+    /// tests.
+    var wakeUpCounts: (forDeadlines: Int, forJobs: Int, onTime: Int) {
+        (
+            wakeUpsForDeadlines.load(ordering: .relaxed), wakeUpsForJobs.load(ordering: .relaxed),
+            wakeUpsOnTime.load(ordering: .relaxed)
+        )
     }
 
     /// How many entries wait for their deadline, for tests.
@@ -116,7 +144,7 @@ final class DeadlineTimer: Sendable {
     private func run() -> Never {
         while true {
             let now = DispatchTime.now().uptimeNanoseconds
-            let (ready, expired, next) = jobs.withLock { jobs -> ([@Sendable () -> Void], [Entry], UInt64?) in
+            let (ready, expired, parkUntil) = jobs.withLock { jobs -> ([@Sendable () -> Void], [Entry], UInt64?) in
                 var ready: [@Sendable () -> Void] = []
                 while let job = jobs.ready.popFirst() { ready.append(job) }
                 var expired: [Entry] = []
@@ -124,15 +152,42 @@ final class DeadlineTimer: Sendable {
                     jobs.remove(at: 0)
                     expired.append(first)
                 }
-                jobs.isParked = ready.isEmpty && expired.isEmpty
-                return (ready, expired, jobs.heap.first?.deadline)
+                guard ready.isEmpty && expired.isEmpty else {
+                    jobs.parkedUntil = nil
+                    return (ready, expired, nil)
+                }
+                let kept = jobs.keptWakeUp > now ? jobs.keptWakeUp : .max
+                let parkUntil = min(jobs.heap.first?.deadline ?? .max, kept)
+                jobs.parkedUntil = parkUntil
+                jobs.keptWakeUp = parkUntil
+                return (ready, expired, parkUntil)
             }
             for job in ready { job() }
             for entry in expired { entry.expire() }
-            if ready.isEmpty && expired.isEmpty {
-                _ = wakeUp.wait(timeout: next.map { DispatchTime(uptimeNanoseconds: $0) } ?? .distantFuture)
+            if let parkUntil,
+                wakeUp.wait(timeout: parkUntil == .max ? .distantFuture : DispatchTime(uptimeNanoseconds: parkUntil))
+                    == .timedOut
+            {
+                wakeUpsOnTime.add(1, ordering: .relaxed)
             }
         }
+    }
+}
+
+extension DeadlineTimer.Jobs {
+    /// Whether something due at `deadline` must wake the thread: it is parked until later. Marks it awake, so that
+    /// the thread is woken once however many deadlines and jobs arrive before it looks again.
+    fileprivate mutating func wake(before deadline: UInt64) -> Bool {
+        guard let parkedUntil, deadline < parkedUntil else { return false }
+        self.parkedUntil = nil
+        return true
+    }
+
+    /// Whether a new ready job must wake the thread: it is parked. Marks it awake, as ``wake(before:)`` does.
+    fileprivate mutating func wakeForAJob() -> Bool {
+        guard parkedUntil != nil else { return false }
+        parkedUntil = nil
+        return true
     }
 }
 

@@ -22,7 +22,7 @@ extension Response {
         let collected = LockedBox(
             (values: [Element?](repeating: nil, count: responses.count), missing: responses.count)
         )
-        for (index, response) in responses.enumerated() {
+        for (index, response) in responses.enumerated() where !combined.isSettled {
             response.addConsumerStage(
                 of: combined,
                 .result { outcome in
@@ -97,7 +97,7 @@ extension Response {
         let failures = LockedBox(
             (errors: [(any Error)?](repeating: nil, count: responses.count), missing: responses.count)
         )
-        for (index, response) in responses.enumerated() {
+        for (index, response) in responses.enumerated() where !combined.isSettled {
             response.addConsumerStage(
                 of: combined,
                 .result { outcome in
@@ -141,16 +141,20 @@ extension Response {
             ifEmpty: .failure(ResponseError(code: .allFailed))
         )
         guard !responses.isEmpty else { return combined }
-        for response in responses {
+        for response in responses where !combined.isSettled {
             response.addConsumerStage(of: combined, .result { outcome in combined.settle(outcome) })
         }
         return combined
     }
 
     /// Adds a combinator's stage, owned by `combined`: once `combined` settles and lets go, the stage is taken
-    /// back out of an input that is still pending.
+    /// back out of an input that is still pending. The inputs after the one that decided `combined` get no stage
+    /// (the loops stop), and a stage added as `combined` settled on another thread is taken back here, since that
+    /// settlement's release may have come before the stage was there to take: a shared input keeps nothing of a
+    /// combination that no longer needs it.
     private func addConsumerStage<Combined: Sendable>(of combined: Response<Combined>, _ stage: Callback<Value>) {
         add(Handler(immediate: stage, ownedBy: combined))
+        if combined.isSettled { withdrawHandlers(ownedBy: combined) }
     }
 
     /// The combined response: a consumer of each of `inputs` that is still pending, or, with no inputs, already

@@ -7,9 +7,11 @@ extension Response {
     /// settled within `duration`; timing out releases this one, which is then cancelled unless another consumer
     /// needs it.
     ///
-    /// The timeout fires from a thread of the library's own, which also hands the timed-out response's handlers
-    /// bound for a queue (a `DispatchQueue`, `.main`) to their queues: they run near the deadline even when
-    /// Dispatch's global pool is saturated. Handlers on `.immediate` run on a global queue.
+    /// The timeout fires from a thread of the library's own (`ix.timer`), which also hands the timed-out
+    /// response's handlers bound for a queue (a `DispatchQueue`, `.main`) to their queues: they run near the
+    /// deadline even when Dispatch's global pool is saturated. Stages (a `map` of the timed response) and handlers
+    /// on `.immediate` run on the library's delivery threads (`ix.deliver`), or on a caller blocked on the timed
+    /// response or downstream of it, whichever gets there first: never on the pool.
     ///
     /// ```swift
     /// let user = api.user(id).timeout(after: .seconds(2))
@@ -63,8 +65,8 @@ extension Response {
         }
         // On the library's timer thread, not the global pool, so it fires even when the pool is saturated. The
         // timer thread then hands the handlers bound for a queue to their queues itself, so they too run near the
-        // deadline; immediate handlers and stages, which would run user code on it, go to a global queue or a
-        // blocked caller (see `Response+DeliveringElsewhere.swift`).
+        // deadline; immediate handlers and stages, which would run user code on it, go to the library's delivery
+        // threads or a blocked caller (see `Response+DeliveringElsewhere.swift`).
         // The link holds `derived` only while the timer does (until it expires or is cancelled).
         link.timed = derived
         if !derived.isSettled { DeadlineTimer.shared.schedule(link, at: .now() + duration.dispatchInterval) }
@@ -77,10 +79,14 @@ extension Response {
     /// let banner = showBanner().delay(by: .seconds(3)).flatMap { hideBanner() }
     /// ```
     ///
+    /// Without a `clock`, the wait is on the library's timer thread, as a timeout's is: the delayed response settles
+    /// near its deadline even when Dispatch's global pool is saturated, and that thread hands its handlers bound
+    /// for a queue to their queues; stages and handlers on `.immediate` run on the library's delivery threads, or
+    /// on a caller blocked downstream, never on the pool. Cancelling the delayed response cancels the wait.
+    ///
     /// With a `clock`, the wait is a sleep on that clock until `clock.now` plus `duration`, read when this one
     /// settles; it runs in a task, and cancelling the delayed response cancels the sleep. A clock whose sleep
-    /// throws (other than for that cancellation) fails the response with its error. Without one, the wait is
-    /// Dispatch's, and the outcome is delivered from a global queue.
+    /// throws (other than for that cancellation) fails the response with its error.
     public func delay(
         by duration: Duration,
         clock: (any Clock<Duration>)? = nil,
@@ -94,8 +100,9 @@ extension Response {
                         derived.settle(clockError.map { .failure($0) } ?? outcome, route: .elsewhere)
                     }
                 }
-                DispatchQueue.global().asyncAfter(deadline: .now() + duration.dispatchInterval) {
-                    derived.settle(outcome)
+                // The wait replaces this (settled) response as the delayed one's upstream: nothing to release.
+                derived.wait(for: duration) {
+                    derived.settle(outcome, upstreamIsSettled: true, route: .elsewhere)
                 }
             }
         }
@@ -126,10 +133,13 @@ extension Response {
     /// rule: pass it as `while:`. For writes, use `InteractorsData`'s `HTTPRetryPolicy` instead: this retry knows
     /// no HTTP methods, and would send a POST again after a timeout, when the server may have acted on it.
     ///
-    /// With a `clock`, the waits are sleeps on that clock, each counted from the moment the failed attempt
-    /// settled, and the next attempt is made where the clock's sleep resumes (a task); a test passes a
-    /// `TestClock` and advances it instead of waiting. Without one, the waits run on Dispatch's timers, and the
-    /// attempts on a global queue.
+    /// Without a `clock`, the waits are on the library's timer thread, as timeouts are, and each next attempt is
+    /// started from that thread (`attempt` only starts work): the retries keep their schedule even when Dispatch's
+    /// global pool is saturated. A retry that settles there hands its handlers bound for a queue to their queues,
+    /// and runs stages and handlers on `.immediate` on the library's delivery threads or a caller blocked
+    /// downstream, never on the pool. With a `clock`, the waits are sleeps on that clock, each counted from the
+    /// moment the failed attempt settled, and the next attempt is made where the clock's sleep resumes (a task); a
+    /// test passes a `TestClock` and advances it instead of waiting.
     ///
     /// - Precondition: `backoff` ≥ 1 and `jitter` in `0...1`.
     public static func retry(
@@ -164,19 +174,20 @@ extension Response {
 
     /// Makes attempts, starting with retry number `retry` (0: the first attempt), until one is pending or the
     /// outcome is decided. Attempts that settle at once are decided in this loop, not by nested calls, so
-    /// thousands of them do not grow the stack.
+    /// thousands of them do not grow the stack. `route` says where a settlement made here is delivered: from the
+    /// timer thread, elsewhere.
     private func makeAttempt(
         retry: Int,
         policy: RetryPolicy,
+        route: DeliveryRoute = .settlingThread,
         _ attempt: @escaping @Sendable () -> Response<Value>
     ) {
         var retry = retry
         while !isDone {
             let current = attempt()
-            switchUpstream(to: current)
             if let outcome = current.settledOutcome {
                 guard shouldRetry(outcome, retry: retry + 1, policy: policy) else {
-                    settle(outcome, upstreamIsSettled: true)
+                    settle(outcome, upstreamIsSettled: true, route: route)
                     return
                 }
                 retry += 1
@@ -185,21 +196,19 @@ extension Response {
                 return retryLater(retry: retry, after: wait, policy: policy, attempt)
             }
             let retry = retry
-            current.add(
-                Handler(
-                    immediate: .result { [self] outcome in
-                        guard shouldRetry(outcome, retry: retry + 1, policy: policy) else {
-                            settle(outcome, upstreamIsSettled: true)
-                            return
-                        }
-                        let wait = policy.wait(beforeRetry: retry + 1)
-                        guard wait > .zero else {
-                            return makeAttempt(retry: retry + 1, policy: policy, attempt)
-                        }
-                        retryLater(retry: retry + 1, after: wait, policy: policy, attempt)
-                    },
-                    ownedBy: self
-                )
+            consume(
+                current,
+                through: .result { [self] outcome in
+                    guard shouldRetry(outcome, retry: retry + 1, policy: policy) else {
+                        settle(outcome, upstreamIsSettled: true)
+                        return
+                    }
+                    let wait = policy.wait(beforeRetry: retry + 1)
+                    guard wait > .zero else {
+                        return makeAttempt(retry: retry + 1, policy: policy, attempt)
+                    }
+                    retryLater(retry: retry + 1, after: wait, policy: policy, attempt)
+                }
             )
             return
         }
@@ -225,8 +234,7 @@ extension Response {
                 settle(.failure(clockError), route: .elsewhere)
             }
         }
-        DispatchQueue.global().asyncAfter(deadline: .now() + wait.dispatchInterval) {
-            self.makeAttempt(retry: retry, policy: policy, attempt)
-        }
+        // On the timer thread, which starts the attempt itself: no hop through Dispatch's pool.
+        self.wait(for: wait) { [self] in makeAttempt(retry: retry, policy: policy, route: .elsewhere, attempt) }
     }
 }

@@ -136,13 +136,11 @@ extension Response {
         return derived
     }
 
-    /// Settles this response with `next`'s outcome, as a consumer of `next`.
+    /// Settles this response with `next`'s outcome, as a consumer of `next`; adds nothing to `next` once this
+    /// response has settled (cancelled while the transform ran, say).
     @inlinable
     func follow(_ next: Response<Value>) {
-        switchUpstream(to: next)
-        next.add(
-            Handler(immediate: .result { [self] outcome in settle(outcome, upstreamIsSettled: true) }, ownedBy: self)
-        )
+        consume(next, through: .result { [self] outcome in settle(outcome, upstreamIsSettled: true) })
     }
 }
 

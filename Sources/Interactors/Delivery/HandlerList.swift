@@ -133,35 +133,33 @@ struct HandlerList<Value: Sendable>: Sendable {
     /// goes to (`.default` and the queue it stands for are one queue), then the immediate ones on this thread.
     @usableFromInline
     func deliverMixed(_ outcome: Result<Value, any Error>) {
-        var groups: [(queue: any CallbackQueue, callbacks: [Callback<Value>])] = []
+        var queued = QueuedDeliveries<Value>(expected: (more?.count ?? 0) + 1)
         var immediate: [Callback<Value>] = []
         forEach { handler in
             if handler.isRemoved { return }
             guard let queue = handler.deliveryQueue else { return immediate.append(handler.callback) }
-            if let index = groups.firstIndex(where: { $0.queue === queue }) {
-                groups[index].callbacks.append(handler.callback)
-            } else {
-                groups.append((queue, [handler.callback]))
-            }
+            queued.append(handler.callback, to: queue)
         }
-        for (queue, callbacks) in groups {
-            queue.schedule {
-                for callback in callbacks { callback.invoke(with: outcome) }
-            }
-        }
+        queued.deliver(outcome)
         for callback in immediate { callback.invoke(with: outcome) }
     }
 
-    /// Moves out the handlers that go to a queue, in order, leaving the immediate ones (which run user code on
-    /// the delivering thread) in place, in order; handlers taken back are dropped.
-    mutating func takeQueued() -> HandlerList<Value> {
-        var queued = HandlerList()
+    /// Moves out the handlers that go to a queue, grouped by the queue each delivery goes to (resolved once, here:
+    /// a `.default` switched to `.immediate` later cannot make them run on the delivering thread), leaving the
+    /// immediate ones (which run user code on the delivering thread) in place, in order; handlers taken back are
+    /// dropped.
+    mutating func takeQueued() -> QueuedDeliveries<Value> {
+        var queued = QueuedDeliveries<Value>(expected: (more?.count ?? 0) + 1)
         var kept = HandlerList()
         var all = HandlerList()
         swap(&all, &self)
         all.forEachConsuming { handler in
             if handler.isRemoved { return }
-            if handler.deliveryQueue == nil { kept.append(handler) } else { queued.append(handler) }
+            if let queue = handler.deliveryQueue {
+                queued.append(handler.callback, to: queue)
+            } else {
+                kept.append(handler)
+            }
         }
         self = kept
         return queued
@@ -172,6 +170,73 @@ struct HandlerList<Value: Sendable>: Sendable {
         if let first { first.callback.invoke(with: outcome) }
         if let more {
             for index in more.indices { more[index].callback.invoke(with: outcome) }
+        }
+    }
+}
+
+/// Handlers bound for queues, grouped by queue, each group in registration order and the groups in the order their
+/// queues first appear: one hop per queue. Finding a handler's group costs the same however many queues there are
+/// (a few are compared in turn, more are looked up by identity), so a settlement's cost grows linearly with its
+/// handlers, whatever number of distinct queues they name.
+@usableFromInline
+struct QueuedDeliveries<Value: Sendable> {
+    /// A queue and its handlers: the first inline, so that the usual group of one handler allocates no array.
+    private struct Group {
+        let queue: any CallbackQueue
+        let first: Callback<Value>
+        var more: [Callback<Value>]?
+    }
+
+    /// Past this many queues, groups are found through ``index`` rather than by comparing each.
+    private static var linearSearchLimit: Int { 8 }
+
+    private var groups: [Group] = []
+    private var index: [ObjectIdentifier: Int] = [:]
+    /// How many handlers may come, to size the index once when it is built.
+    private let expected: Int
+
+    /// Groups for up to about `expected` handlers (a hint: more still fit).
+    init(expected: Int = 0) {
+        self.expected = expected
+    }
+
+    /// Adds `callback` to `queue`'s group.
+    mutating func append(_ callback: Callback<Value>, to queue: any CallbackQueue) {
+        if let group = group(of: queue) {
+            if groups[group].more == nil {
+                groups[group].more = [callback]
+            } else {
+                groups[group].more!.append(callback)
+            }
+            return
+        }
+        if groups.isEmpty { groups.reserveCapacity(min(expected, 64)) }
+        groups.append(Group(queue: queue, first: callback))
+        if groups.count == Self.linearSearchLimit {
+            index.reserveCapacity(max(expected, Self.linearSearchLimit))
+            for (position, group) in groups.enumerated() { index[ObjectIdentifier(group.queue)] = position }
+        } else if groups.count > Self.linearSearchLimit {
+            index[ObjectIdentifier(queue)] = groups.count - 1
+        }
+    }
+
+    private func group(of queue: any CallbackQueue) -> Int? {
+        if groups.count >= Self.linearSearchLimit { return index[ObjectIdentifier(queue)] }
+        return groups.firstIndex { $0.queue === queue }
+    }
+
+    /// Hands each group to its queue, in one job.
+    func deliver(_ outcome: Result<Value, any Error>) {
+        for group in groups {
+            let first = group.first
+            guard let more = group.more else {
+                group.queue.schedule { first.invoke(with: outcome) }
+                continue
+            }
+            group.queue.schedule {
+                first.invoke(with: outcome)
+                for callback in more { callback.invoke(with: outcome) }
+            }
         }
     }
 }

@@ -40,9 +40,13 @@ final class WakeUpList: Sendable {
     }
 
     /// Wakes every parked thread to look again. Call after publishing the change.
+    ///
+    /// The semaphores are copied into a buffer of their own under the lock, then signalled after it: a copy of
+    /// the array would share its buffer, which `unregister` may then change in place under the lock while this
+    /// reads it (its uniqueness check can see the copy already released), a race ThreadSanitizer reports.
     func notify() {
         guard parked.load(ordering: .sequentiallyConsistent) > 0 else { return }
-        let all = semaphores.withLock { $0 }
+        let all = semaphores.withLock { list in list.map { $0 } }
         for semaphore in all { semaphore.signal() }
     }
 }

@@ -17,9 +17,12 @@ extension Response {
             let waiter = ValueWaiter<Value>()
             return try await withTaskCancellationHandler {
                 try await withUnsafeThrowingContinuation { continuation in
-                    waiter.install(continuation)
-                    // Owned by the waiter: a cancelled task takes its handler back out with its demand.
+                    // Resumed already: the task was cancelled before it waited, and adds nothing.
+                    guard waiter.install(continuation) else { return }
+                    // Owned by the waiter: a cancelled task takes its handler back out with its demand, and if
+                    // its cancellation let go before the handler was there to take, it is taken back here.
                     add(Handler(immediate: .result { waiter.resume(with: $0) }, ownedBy: waiter))
+                    if waiter.isResumed { withdrawHandlers(ownedBy: waiter) }
                 }
             } onCancel: {
                 waiter.resume(with: .failure(CancellationError()))
@@ -41,7 +44,9 @@ private final class ValueWaiter<Value: Sendable>: Sendable {
 
     private let state = LockedBox(State.idle)
 
-    func install(_ continuation: UnsafeContinuation<Value, any Error>) {
+    /// Installs the task's continuation; resumes it at once, and returns `false`, if the outcome (a cancellation)
+    /// came first.
+    func install(_ continuation: UnsafeContinuation<Value, any Error>) -> Bool {
         let early = state.withLock { state -> Result<Value, any Error>? in
             if case .resolvedEarly(let outcome) = state {
                 state = .done
@@ -50,7 +55,17 @@ private final class ValueWaiter<Value: Sendable>: Sendable {
             state = .waiting(continuation)
             return nil
         }
-        if let early { continuation.resume(with: early) }
+        guard let early else { return true }
+        continuation.resume(with: early)
+        return false
+    }
+
+    /// Whether the task has been resumed (or will be at once, on install).
+    var isResumed: Bool {
+        state.withLock { state in
+            if case .waiting = state { return false }
+            return true
+        }
     }
 
     func resume(with outcome: Result<Value, any Error>) {

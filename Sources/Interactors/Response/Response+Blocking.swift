@@ -154,24 +154,31 @@ extension Response {
 
     /// Unregisters a blocked caller; the last one carries out a cancellation that consumers asked for while it
     /// waited: if the response is still pending and no consumer is left.
+    ///
+    /// A pending response left with no consumer has no blocked caller either (each counts as one): the flags its
+    /// callers set to be woken are cleared, so its settlement closes on the fast path and wakes nobody. Only
+    /// blocked callers set them while the response is pending; once it has settled they may also stand for late
+    /// handlers or extras, and stay.
     private func endBlocking() {
         let cancelNow = lock.withLock { () -> Bool in
             var current = state.load(ordering: .relaxed)
             while true {
-                let next = current &- ResponseState.oneConsumer
+                var next = current &- ResponseState.oneConsumer
+                let isPending = ResponseState.phase(next) == ResponseState.pending
+                let unconsumed = ResponseState.consumers(next) == 0
+                if isPending && unconsumed {
+                    next &= ~(ResponseState.hasParkedWaiters | ResponseState.closesSlowly)
+                }
                 let (exchanged, original) = state.compareExchange(
                     expected: current,
                     desired: next,
                     ordering: .acquiringAndReleasing
                 )
-                if exchanged {
-                    return ResponseState.phase(next) == ResponseState.pending && ResponseState.consumers(next) == 0
-                        && next & ResponseState.consumerLetGo != 0
-                }
+                if exchanged { return isPending && unconsumed && next & ResponseState.consumerLetGo != 0 }
                 current = original
             }
         }
-        if cancelNow { cancel() }
+        if cancelNow { cancelUnlessConsumed() }
     }
 
     /// Watches the flag for a few microseconds before parking, when that pays: a thread that settles from another
@@ -185,6 +192,9 @@ extension Response {
     /// Runs, on this thread, work this response waits on that could not start otherwise; returns whether it ran
     /// anything. Called again whenever something changes that may give it more (see `WakeUpList.blockedCallers`).
     ///
+    /// - Deferred deliveries of the responses this one waits on, through any chain of upstreams: a settlement
+    ///   made on the library's timer thread, by a dropped resolver, or queued in another thread's drain past the
+    ///   depth limit, whose stages settle what this caller waits for.
     /// - Jobs the library queued to the main queue, in order, when this thread is on the main queue (or is the
     ///   main thread): they would wait for this thread.
     /// - Unstarted `Response(on:)` work this response waits on (its own, or its upstreams'), queued to a queue
@@ -198,7 +208,12 @@ extension Response {
     private func helpWhileBlocked(timed: Bool, from place: BlockedPlace) -> Bool {
         var ran = place.isOnMainQueue && MainCallbackQueue.shared.runWaitingJobs()
         let mayRunGlobalWork = !place.isMainThread
-        for (work, workTimed) in collectAllBlockingHelp(timed: timed).work {
+        let help = collectAllBlockingHelp(timed: timed)
+        // Deliveries deferred on the way (a timed-out upstream whose stages settle this one, a settlement queued
+        // past the depth limit in another thread's drain): this thread delivers them rather than wait for the
+        // library's delivery threads or for that drain's outer handlers.
+        for settlement in help.deferred where settlement.finishSettlement() { ran = true }
+        for (work, workTimed) in help.work {
             guard let queue = work.queue else { continue }  // claimed already
             let dispatchQueue = queue as? DispatchQueue
             // Every pool thread counts as "on" a global queue, yet waiting there is no deadlock: owed means a

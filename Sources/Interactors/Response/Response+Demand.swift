@@ -28,11 +28,14 @@ protocol UpstreamLink: AnyObject, Sendable {
     func collectBlockingHelp(into help: inout BlockingHelp, timed: Bool)
 }
 
-/// What a blocked caller found it could run: queued work, each with whether a deadline lies on its path.
+/// What a blocked caller found it could run: queued work, each with whether a deadline lies on its path, and
+/// settlements on its path whose delivery was deferred (past the depth limit, or by a timer or a dropped
+/// resolver), which it may deliver itself rather than wait for whoever was to.
 @usableFromInline
 struct BlockingHelp {
     var work: [(work: any InlineRunnableWork, timed: Bool)] = []
     var upstreams: [(link: any UpstreamLink, timed: Bool)] = []
+    var deferred: [any DeferredSettlement] = []
 }
 
 extension Response: UpstreamLink {
@@ -51,14 +54,35 @@ extension Response: UpstreamLink {
     func releaseDemand(of consumer: AnyObject) {
         let (removed, cancelNow) = takeDemand(of: consumer)
         withExtendedLifetime(removed) {}  // released here, after the lock: captures may run user code when freed
-        if cancelNow { cancel() }
+        if cancelNow { cancelUnlessConsumed() }
     }
 
     @usableFromInline
     func releaseDemandWithoutUserCode(of consumer: AnyObject) {
         let (removed, cancelNow) = takeDemand(of: consumer)
-        if !removed.isEmpty { DispatchQueue.global().async { withExtendedLifetime(removed) {} } }
-        if cancelNow { settle(.failure(CancellationError()), cancelling: true, route: .elsewhere) }
+        if !removed.isEmpty { DeliveryThreads.run { withExtendedLifetime(removed) {} } }
+        if cancelNow { cancelUnlessConsumed(route: .elsewhere) }
+    }
+
+    /// Cancels the response unless a consumer joined since the last one let go (a `map` made, a caller blocked, a
+    /// task awaiting, between that release and this call): it needs the response, which then stays pending until
+    /// that consumer lets go in turn.
+    @usableFromInline
+    func cancelUnlessConsumed(route: DeliveryRoute = .settlingThread) {
+        settle(.failure(CancellationError()), cancelling: true, unlessConsumed: true, route: route)
+    }
+
+    /// Takes out the handlers `owner` added, keeping the consumer count as it is: for a consumer that added its
+    /// stage after it settled and let go (a combinator decided by an earlier input, a task cancelled before it
+    /// waited, a `flatMap` cancelled while its transform ran), so the stage does not stay until this settles.
+    @usableFromInline
+    func withdrawHandlers(ownedBy owner: AnyObject) {
+        if isSettled { return }
+        let removed = lock.withLock { () -> HandlerList<Value> in
+            guard !isSettled else { return HandlerList() }
+            return takeHandlers(ownedBy: owner)
+        }
+        withExtendedLifetime(removed) {}  // released after the lock: captures may run user code when freed
     }
 
     /// Takes `consumer`'s handlers out and its demand back; returns the handlers, to release after the lock, and
@@ -98,30 +122,58 @@ extension Response: UpstreamLink {
 
     @usableFromInline
     func collectBlockingHelp(into help: inout BlockingHelp, timed: Bool) {
-        let (queued, source) = lock.withLock { () -> (QueuedWork<Value>?, (any UpstreamLink)?) in
-            guard !isSettled else { return (nil, nil) }
-            return (extras?.queuedWork, slot.upstream)
+        let (queued, source, deferred) = lock.withLock { () -> (QueuedWork<Value>?, (any UpstreamLink)?, Bool) in
+            let current = state.load(ordering: .relaxed)
+            guard ResponseState.phase(current) == ResponseState.pending else {
+                return (nil, nil, current & ResponseState.finishPending != 0)
+            }
+            return (extras?.queuedWork, slot.upstream, false)
         }
         if let queued { help.work.append((queued, timed)) }
         if let source { help.upstreams.append((source, timed)) }
+        if deferred { help.deferred.append(self) }
     }
 
     /// Replaces what this response waits on (a `flatMap` moving from its first stage to the response its
     /// transform returned); releases `next` at once if this response has already settled. Callers blocked on
-    /// this response are told, since `next` may hold work they have to run themselves.
+    /// this response are told, since `next` may hold work they have to run themselves. Returns whether `next`
+    /// is now what this response waits on (`false`: it had settled, or `next` had).
     @usableFromInline
-    func switchUpstream<Next: Sendable>(to next: Response<Next>) {
-        guard next.retainDemand() else { return }
+    @discardableResult
+    func switchUpstream<Next: Sendable>(to next: Response<Next>) -> Bool {
+        guard next.retainDemand() else { return false }
+        guard replaceUpstream(with: next) else {
+            next.releaseDemand(of: self)
+            return false
+        }
+        WakeUpList.blockedCallers.notify()
+        return true
+    }
+
+    /// Makes `link` what this pending response waits on, releasing the previous link after the lock; `false` if
+    /// the response has settled.
+    @usableFromInline
+    func replaceUpstream(with link: any UpstreamLink) -> Bool {
         let (accepted, previous) = lock.withLock { () -> (Bool, (any UpstreamLink)?) in
             guard !isSettled else { return (false, nil) }
-            return (true, replaceUpstreamPending(with: next))
+            return (true, replaceUpstreamPending(with: link))
         }
         withExtendedLifetime(previous) {}  // released after the lock
-        if accepted {
-            WakeUpList.blockedCallers.notify()
-        } else {
-            next.releaseDemand(of: self)
+        return accepted
+    }
+
+    /// Consumes `next` through `stage`, owned by this response: makes `next` its upstream and adds the stage to
+    /// it, unless this response has settled, and takes the stage back if it settled meanwhile (its release of
+    /// `next` may have come before the stage was there to take), so no stage outlives the response's need.
+    @inlinable
+    func consume<Next: Sendable>(_ next: Response<Next>, through stage: Callback<Next>) {
+        guard switchUpstream(to: next) else {
+            // `next` had settled: the stage runs at once, and leaves nothing behind.
+            if !isSettled, next.isSettled { next.add(Handler(immediate: stage, ownedBy: self)) }
+            return
         }
+        next.add(Handler(immediate: stage, ownedBy: self))
+        if isSettled { next.withdrawHandlers(ownedBy: self) }
     }
 }
 
@@ -141,5 +193,17 @@ final class UpstreamGroup: UpstreamLink {
 
     func collectBlockingHelp(into help: inout BlockingHelp, timed: Bool) {
         for member in members { help.upstreams.append((member, timed)) }
+    }
+}
+
+extension Response {
+    /// How many handlers this response holds while pending, those taken back left out; 0 once settled. For tests
+    /// that check a consumer which let go left nothing behind.
+    var pendingHandlerCount: Int {
+        lock.withLock {
+            guard !isSettled else { return 0 }
+            let first = slot.hasFirst ? 1 : 0
+            return first + (more?.count { !$0.isRemoved } ?? 0)
+        }
     }
 }

@@ -18,17 +18,17 @@ public import Synchronization
 // Delivery can be deferred: past a depth of nested settlements (to the thread's `DeliveryDrain`), or elsewhere
 // when the settling thread must not run user code (a dropped resolver, a timer; see
 // `Response+DeliveringElsewhere.swift`). Whoever claims a deferred delivery first runs it: the drain, the
-// library's delivery thread, a global queue, or a caller blocked on the response, who then need not wait for
-// the settling thread to unwind.
+// library's timer or delivery threads, or a caller blocked on the response or on one derived from it, who then
+// need not wait for the settling thread to unwind.
 
 /// Where a settlement's delivery runs.
 @usableFromInline
 enum DeliveryRoute {
     /// On the settling thread, nested, unless the thread is too deep in nested settlements already.
     case settlingThread
-    /// Never on the settling thread: the library's delivery thread hands the handlers bound for a queue to their
-    /// queues at once, and what runs user code on the delivering thread goes to a global queue or a blocked
-    /// caller, whichever claims it first.
+    /// Never on the settling thread: the library's timer thread hands the handlers bound for a queue to their
+    /// queues at once, and what runs user code on the delivering thread goes to the library's delivery threads or
+    /// a blocked caller, whichever claims it first (see `DeliveryThreads`).
     case elsewhere
 }
 
@@ -36,19 +36,24 @@ extension Response: DeferredSettlement {
     /// Settles the response with `outcome` unless it is settled already; returns whether this call settled it.
     ///
     /// `upstreamIsSettled` says the caller is a stage run by the upstream's settlement, so releasing demand on
-    /// the upstream would be a no-op; skipping it saves a lock round trip per stage.
+    /// the upstream would be a no-op; skipping it saves a lock round trip per stage. `unlessConsumed` leaves a
+    /// response that has a consumer pending (a cancellation decided when the last one let go, which another
+    /// joined since).
     @inlinable
     @discardableResult
     func settle(
         _ outcome: Result<Value, any Error>,
         cancelling: Bool = false,
         upstreamIsSettled: Bool = false,
+        unlessConsumed: Bool = false,
         route: DeliveryRoute = .settlingThread
     ) -> Bool {
         let drain = DeliveryDrain.current
         lock.lock()
         let pending = state.load(ordering: .relaxed)
-        guard ResponseState.phase(pending) == ResponseState.pending else {
+        guard ResponseState.phase(pending) == ResponseState.pending,
+            !unlessConsumed || ResponseState.consumers(pending) == 0
+        else {
             lock.unlock()
             return false
         }
@@ -191,7 +196,9 @@ extension Response: DeferredSettlement {
     // MARK: Deferring
 
     /// Leaves the delivery to whoever claims it first: the handlers and the upstream wait in the extras, and
-    /// blocked callers are woken to claim it themselves. Call with the lock held; returns with it released.
+    /// blocked callers are woken to claim it themselves, those blocked on it and those blocked downstream of it,
+    /// who find it through their upstreams (a caller blocked on a `timeout(...).map` claims the timed response's
+    /// delivery, which settles the `map`). Call with the lock held; returns with it released.
     @usableFromInline
     func deferDelivery(of finish: consuming Finish, settled: UInt32) {
         let extras = makeExtras()
@@ -202,15 +209,16 @@ extension Response: DeferredSettlement {
         lock.unlock()
         for waiter in waiters { waiter.signal() }
         if deferred & ResponseState.hasParkedWaiters != 0 { ParkingWord.wakeAll(state) }
+        WakeUpList.blockedCallers.notify()
     }
 
-    /// Hands the delivery to a global queue, and to blocked callers. Call with the lock held, with the delivery
-    /// claimed (`finish`); returns with it released.
+    /// Hands the delivery to the library's delivery threads, and to blocked callers. Call with the lock held, with
+    /// the delivery claimed (`finish`); returns with it released.
     @usableFromInline
-    func deferDeliveryToAGlobalQueue(_ finish: consuming Finish) {
+    func deferDeliveryToTheDeliveryThreads(_ finish: consuming Finish) {
         let current = state.load(ordering: .relaxed)
         deferDelivery(of: finish, settled: current)
-        DispatchQueue.global().async { self.finishSettlement() }
+        DeliveryThreads.run { self.finishSettlement() }
     }
 
     /// Delivers a deferred settlement unless someone already claimed it. Called by a drain, a queue, or a

@@ -6,8 +6,9 @@
 /// launched for a silent push or a background task finishes launching and stays in the background; a Mac app
 /// is hidden without entering any background. So a host does not forward a notification as an event: it asks
 /// ``events(from:)`` for the events that bring the registry to where the notification says the app now is.
-/// This type is the same on every platform, so its mapping is tested on Linux.
-enum ApplicationNotification: Sendable, Hashable {
+/// This type is the same on every platform, so its mapping is tested on Linux; the hosts that hear the
+/// notifications are in `InteractorsAppHost` (hence `package`).
+package enum ApplicationNotification: Sendable, Hashable {
     /// The launch finished; `inBackground` when the app was then in the background (a scene-based app's cold
     /// launch, a launch for a silent push or a background task, a Mac app launched hidden).
     case didFinishLaunching(LaunchOptions, inBackground: Bool)
@@ -36,7 +37,7 @@ enum ApplicationNotification: Sendable, Hashable {
     ///   service hears ``LifecycleEvent/didEnterBackground`` before ``LifecycleEvent/willTerminate``.
     /// - A notification heard before any launch (observing began too late) first launches the services with
     ///   no launch options. Nothing follows termination.
-    func events(from state: LifecycleState) -> [LifecycleEvent] {
+    package func events(from state: LifecycleState) -> [LifecycleEvent] {
         if case .didFinishLaunching(let options, let inBackground) = self {
             guard state == .notRunning else { return [] }
             return [.didFinishLaunching(options)] + (inBackground ? [.didEnterBackground] : [])
@@ -78,7 +79,7 @@ enum ApplicationNotification: Sendable, Hashable {
 extension ServiceRegistry {
     /// Sends the events `notification` calls for in the registry's current state (see
     /// ``ApplicationNotification/events(from:)``), reporting each failure a delivery returns.
-    func follow(_ notification: ApplicationNotification, report: (ServiceFailure) -> Void) {
+    package func follow(_ notification: ApplicationNotification, report: (ServiceFailure) -> Void) {
         for event in notification.events(from: state) {
             for failure in send(event) { report(failure) }
         }

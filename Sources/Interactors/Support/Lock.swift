@@ -117,7 +117,8 @@ extension Lock {
 
     /// The address of the atomic word itself (the futex is keyed by it). `Atomic` is laid out like its `UInt32`
     /// and, being non-copyable with a raw layout, is always borrowed in place: this is the word's real address,
-    /// which `lockAndUnlockUseTheWordInPlace` in the tests checks.
+    /// which `aThreadSleepingOnTheHeldLockWakesWhenItIsReleased` in the tests checks (a sleep keyed by any other
+    /// address would never be woken).
     private func withWordAddress(_ body: (UnsafeMutablePointer<UInt32>) -> Void) {
         withUnsafePointer(to: word) { pointer in
             body(UnsafeMutableRawPointer(mutating: pointer).assumingMemoryBound(to: UInt32.self))

@@ -33,9 +33,9 @@ package final class PlatformThread: Sendable {
     /// - Parameters:
     ///   - name: The thread's name, as debuggers, `top -H` and crash reports show it (at most 15 bytes are kept on
     ///     Linux); `nil` leaves it unnamed.
-    ///   - atMainQoS: On Darwin, run at the main thread's quality-of-service class rather than the
-    ///     caller's: a long-lived thread started from a background thread would otherwise stay at background
-    ///     priority for the rest of the process.
+    ///   - atMainQoS: On Darwin, run at the main thread's quality-of-service class: a thread started without a
+    ///     QoS attribute runs at `QOS_CLASS_DEFAULT` (<sys/qos.h>), below the main thread, for the rest of the
+    ///     process.
     package init(name: String? = nil, atMainQoS: Bool = false, _ body: @escaping @Sendable () -> Void) {
         #if canImport(Darwin)
         var thread: pthread_t? = nil

@@ -89,11 +89,20 @@ final class SpinCredit: Sendable {
 
     init() {}
 
-    /// Whether the next blocking wait should spin before it parks. A `false` pays back one credit.
+    /// Whether the next blocking wait should spin before it parks. A `false` pays back one credit, never past 0:
+    /// many waiters that saw the same negative balance would otherwise each add theirs, past the upper bound.
     func shouldSpin() -> Bool {
-        if balance.load(ordering: .relaxed) >= 0 { return true }
-        balance.add(1, ordering: .relaxed)
-        return false
+        var current = balance.load(ordering: .relaxed)
+        while current < 0 {
+            let (exchanged, original) = balance.compareExchange(
+                expected: current,
+                desired: current + 1,
+                ordering: .relaxed
+            )
+            if exchanged { return false }
+            current = original
+        }
+        return true
     }
 
     /// Records how a spin went.

@@ -25,8 +25,10 @@ public struct DataError: Error, CustomStringConvertible {
         /// holds the error the conversion threw.
         public static let mappingFailed = Code("mappingFailed")
 
-        /// A stored file is not a collection this source wrote (corrupt, truncated, or another program's). The
-        /// file is left as it is.
+        /// A stored file is damaged, or is not one this source can read (corrupt, truncated, or another program's).
+        /// The message says what became of the file: left as it is, still in use (a database that stays open on
+        /// it), or moved aside where the source was told to (`FileDataSource`'s `corruptFile: .moveAside`,
+        /// `SQLiteDatabase`'s `ifCorrupt: .moveAside`).
         public static let corruptStore = Code("corruptStore")
 
         /// The storage itself failed: a file could not be read, written or renamed (permissions, a full disk).

@@ -14,8 +14,8 @@ import FoundationNetworking
 /// ```
 ///
 /// - **What is retried**: the failures `while:` accepts, by default those that say the server could not be
-///   reached or could not answer (``CacheRepository/serverUnavailable(_:)``: a `URLError` but `cancelled`, 5xx,
-///   408, 429), never a cancellation.
+///   reached or could not answer (``CacheRepository/serverUnavailable(_:)``: a `URLError` but `cancelled` and
+///   `httpTooManyRedirects`, 5xx, 408, 429), never a cancellation.
 /// - **Never a creation twice**: GET, HEAD, PUT, DELETE and OPTIONS are idempotent and are retried so. A POST or
 ///   a PATCH is sent again only when it never reached the server: after `URLError.cannotConnectToHost`,
 ///   `.cannotFindHost`, `.dnsLookupFailed` or `.notConnectedToInternet`; never after a timeout or a lost

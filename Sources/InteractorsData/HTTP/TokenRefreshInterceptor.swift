@@ -33,6 +33,10 @@ public import Foundation
 ///   refresh. A server that refuses every credential costs at most ``HTTPClient/maxRetries`` refreshes per call.
 /// - Cancelling one call does not cancel the refresh others wait on; when every call waiting on it is cancelled,
 ///   the refresh's response is cancelled.
+/// - Send the refresh through a client without this interceptor (`authClient` above): a refresh request that went
+///   through it would wait for the refresh under way, its own, and never be sent. One sent through it from
+///   `refresh` itself fails at once with ``DataError/Code-swift.struct/invalidQuery``, saying so, instead of
+///   hanging.
 ///
 /// The credential is read and replaced under a lock: safe from any thread.
 public final class TokenRefreshInterceptor<Credential: Sendable>: HTTPInterceptor {
@@ -71,7 +75,12 @@ public final class TokenRefreshInterceptor<Credential: Sendable>: HTTPIntercepto
 
     /// `request` with the current credential, after a refresh if one is under way or the credential needs one.
     public func adapt(_ request: URLRequest) -> Response<URLRequest> {
-        let (credential, generation, refreshing) = state.withLock { ($0.credential, $0.generation, $0.flight != nil) }
+        let (credential, generation, refreshing, startingOn) = state.withLock {
+            ($0.credential, $0.generation, $0.flight != nil, $0.refreshStartingOnThread)
+        }
+        if startingOn == currentThreadID() {
+            return Response(error: DataError(code: .invalidQuery, message: Self.refreshThroughItself))
+        }
         let expired = !refreshing && needsRefresh(credential)
         guard refreshing || expired else { return Response(value: applied(credential, to: request)) }
         return credentialAfterRefresh(since: generation, startingOne: expired).map { [self] credential in
@@ -97,6 +106,13 @@ public final class TokenRefreshInterceptor<Credential: Sendable>: HTTPIntercepto
         return request
     }
 
+    /// Why a request sent from `refresh` through a client that uses this interceptor fails.
+    private static var refreshThroughItself: String {
+        "TokenRefreshInterceptor: `refresh` sent a request through a client that uses this interceptor; it would "
+            + "wait for the refresh under way, its own, and never be sent. Send the refresh through a client "
+            + "without this interceptor."
+    }
+
     // MARK: One refresh at a time
 
     /// What the lock guards.
@@ -106,6 +122,8 @@ public final class TokenRefreshInterceptor<Credential: Sendable>: HTTPIntercepto
         var generation = 0
         /// The refresh under way, if any.
         var flight: Flight?
+        /// The thread calling `refresh` now, if any: a request adapted on it comes from the refresh itself.
+        var refreshStartingOnThread: UInt?
         var flights = 0
     }
 
@@ -153,8 +171,10 @@ public final class TokenRefreshInterceptor<Credential: Sendable>: HTTPIntercepto
 
     /// Asks for a new credential for `flight`; cancels the request at once if every waiter has left already.
     private func start(_ flight: Int, from credential: Credential) {
+        state.withLock { $0.refreshStartingOnThread = currentThreadID() }
         let refreshing = refresh(credential)
         let abandoned = state.withLock { state -> Bool in
+            state.refreshStartingOnThread = nil
             guard state.flight?.id == flight else { return true }
             state.flight!.refresh = refreshing
             return false

@@ -56,12 +56,21 @@ enum AtomicFile {
 
     /// Flushes a file's data (or a directory's entries) to the disk itself. On Darwin `fsync` leaves them in the
     /// drive's own cache, where a power cut loses them (fsync(2) says so): `F_FULLFSYNC` flushes that cache too.
-    /// Some file systems refuse it; `fsync` is then the best there is.
+    /// Some file systems do not support it; `fsync` is then the best there is. Any other failure is the write's
+    /// (-1, with `errno` set): a later `fsync` that succeeds does not make lost data durable.
     private static func flushToDisk(_ descriptor: Int32) -> Int32 {
         #if canImport(Darwin)
         if fcntl(descriptor, F_FULLFSYNC) != -1 { return 0 }
+        guard fullSyncIsUnsupported(errno) else { return -1 }
         #endif
         return fsync(descriptor)
+    }
+
+    /// Whether `F_FULLFSYNC` failed with `error` (its `errno`) because the file system does not support it
+    /// (`ENOTSUP`; `EINVAL` or `ENOTTY` from file systems and descriptors that do not know the command), rather
+    /// than because the data could not be written (`EIO`, `ENOSPC`...).
+    static func fullSyncIsUnsupported(_ error: Int32) -> Bool {
+        error == ENOTSUP || error == EINVAL || error == ENOTTY
     }
 
     /// Best effort: some file systems refuse to open or sync a directory, and the data is already in place.

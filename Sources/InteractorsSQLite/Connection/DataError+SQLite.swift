@@ -6,25 +6,59 @@ import SQLite3
 import CSQLite
 #endif
 
+/// What SQLite answered: its result code and its message, kept as a `DataError`'s underlying error.
+struct SQLiteResult: Error, CustomStringConvertible {
+    let code: Int32
+    /// "SQLite error 11 (database disk image is malformed): …".
+    let description: String
+
+    /// Whether SQLite found the file damaged, or not a database at all.
+    var isCorruption: Bool {
+        code & 0xFF == SQLITE_CORRUPT || code & 0xFF == SQLITE_NOTADB
+    }
+}
+
 extension DataError {
     /// The error for SQLite result `code` while doing `step` on the database at `location`.
     ///
     /// A file that is not a database (`SQLITE_NOTADB`), or one SQLite finds damaged (`SQLITE_CORRUPT`), is
-    /// `corruptStore` and is left as it is; anything else (I/O, locking, permissions, a full disk)
-    /// is `storageFailed`. Either way the message carries SQLite's code and its own message.
+    /// `corruptStore`; anything else (I/O, locking, permissions, a full disk) is `storageFailed`. Either way the
+    /// message carries SQLite's code and its own message, and the underlying error is the ``SQLiteResult``.
     static func sqlite(_ code: Int32, _ connection: OpaquePointer?, _ step: String, _ location: String) -> DataError {
         let explanation =
             connection.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
-        let sqlite = "SQLite error \(code) (\(String(cString: sqlite3_errstr(code)))): \(explanation)"
-        switch code & 0xFF {
-        case SQLITE_NOTADB, SQLITE_CORRUPT:
-            return DataError(
-                code: .corruptStore,
-                message: "\(location) is not a database SQLite can read (\(sqlite)); it was left as it is"
-            )
-        default:
-            return DataError(code: .storageFailed, message: "cannot \(step) \(location): \(sqlite)")
+        let result = SQLiteResult(
+            code: code,
+            description: "SQLite error \(code) (\(String(cString: sqlite3_errstr(code)))): \(explanation)"
+        )
+        guard !result.isCorruption else {
+            // What happens to the file is the database's call (see `CorruptDatabase`); until it makes it, the file
+            // is still in use.
+            return .corrupt(location, result, fate: "the database is still open on it")
         }
+        return DataError(code: .storageFailed, message: "cannot \(step) \(location): \(result)", underlying: result)
+    }
+
+    /// `corruptStore` for the damaged file at `location`, saying what became of it (`fate`).
+    static func corrupt(_ location: String, _ result: SQLiteResult, fate: String) -> DataError {
+        DataError(
+            code: .corruptStore,
+            message: "\(location) is damaged or is not a SQLite database (\(result)); \(fate)",
+            underlying: result
+        )
+    }
+
+    /// The ``SQLiteResult`` of a corruption SQLite reported; nil for any other error.
+    var corruption: SQLiteResult? {
+        guard code == .corruptStore, let result = underlying as? SQLiteResult, result.isCorruption else { return nil }
+        return result
+    }
+
+    /// Whether SQLite answered that the database is locked by another connection (`SQLITE_BUSY` and its
+    /// extended codes, `SQLITE_BUSY_SNAPSHOT` among them).
+    var isBusy: Bool {
+        guard let result = underlying as? SQLiteResult else { return false }
+        return result.code & 0xFF == SQLITE_BUSY
     }
 
     /// Misuse of the database or of a transaction, said plainly.

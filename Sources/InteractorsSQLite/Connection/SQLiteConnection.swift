@@ -10,11 +10,23 @@ import CSQLite
 /// One open SQLite connection and its prepared statements.
 ///
 /// Opened with `SQLITE_OPEN_NOMUTEX`: SQLite takes no lock of its own, so a connection must be used by one thread
-/// at a time. The database keeps to that: the writer's connection is used on the writer's serial queue only, and
-/// a reader's connection by the one read that has checked it out of the pool.
+/// at a time. The database keeps to that: the writer's connection is used on the writer's thread only, and a
+/// reader's connection by the one read that has checked it out of the pool.
 final class SQLiteConnection: @unchecked Sendable {
     // @unchecked Sendable: used by one thread at a time (see above); handed between threads through the pool's
-    // lock or the writer's queue, both of which order the accesses.
+    // lock or the writer's jobs, both of which order the accesses.
+
+    /// How a connection opens its file.
+    enum Access {
+        /// Read and write, creating the file when missing: the writer's when the database opens, and an
+        /// in-memory database's.
+        case create
+        /// Read and write a file that exists, never creating it: the writer's when it opens its file again.
+        case write
+        /// Read only, never creating the file (`SQLITE_OPEN_READONLY`): the readers', and every connection of a
+        /// database opened `readOnly`.
+        case read
+    }
 
     let handle: OpaquePointer
     /// The database file's path, or "an in-memory database", for error messages.
@@ -24,11 +36,17 @@ final class SQLiteConnection: @unchecked Sendable {
     /// How long a statement waits for another connection's or process's lock before it fails with `SQLITE_BUSY`.
     static let busyTimeoutMilliseconds: Int32 = 10_000
 
-    /// Opens (creating when missing) the database at `path` (":memory:" for a new in-memory one) and configures
-    /// it: extended result codes, the busy timeout, and `synchronous = FULL` (with full syncs on Darwin).
-    init(path: String, location: String) throws(DataError) {
+    /// Opens the database at `path` (":memory:" for a new in-memory one) and configures it: extended result
+    /// codes, the busy timeout, and, for a connection that may write, `synchronous = FULL` (with full syncs on
+    /// Darwin).
+    init(path: String, location: String, access: Access) throws(DataError) {
         var opened: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let flags =
+            switch access {
+            case .create: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+            case .write: SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
+            case .read: SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
+            }
         let code = sqlite3_open_v2(path, &opened, flags, nil)
         guard code == SQLITE_OK, let opened else {
             let error = DataError.sqlite(code, opened, "open", location)
@@ -64,6 +82,21 @@ final class SQLiteConnection: @unchecked Sendable {
         for statement in statements.values { statement.finalize() }
         statements = [:]
         sqlite3_close_v2(handle)
+    }
+
+    /// Closes the connection leaving the write-ahead log and shared-memory files where they are
+    /// (`SQLITE_FCNTL_PERSIST_WAL`): for a connection whose file was moved aside or away, whose close must not
+    /// delete, by name, the files now at its path, which belong to another database.
+    ///
+    /// Nor is the log checkpointed into the file: SQLite skips the checkpoint a last connection makes on closing
+    /// when its file is no longer the one at its path (its close checks `SQLITE_FCNTL_HAS_MOVED`), which is
+    /// always so here, since the database renames a damaged file before closing its connections. (Swift cannot
+    /// call `sqlite3_db_config`, a C variadic function, to set `SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`.)
+    func closeKeepingLogFiles() {
+        guard !isClosed else { return }
+        var persist: Int32 = 1
+        _ = sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
+        close()
     }
 
     // MARK: Running statements
@@ -102,6 +135,16 @@ final class SQLiteConnection: @unchecked Sendable {
         let statement = SQLiteStatement(prepared, connection: self)
         statements[sql] = statement
         return statement
+    }
+
+    // MARK: The file
+
+    /// Whether the file this connection opened is no longer the one at its path: renamed, moved or deleted since
+    /// (`SQLITE_FCNTL_HAS_MOVED`: SQLite compares the inode it opened with the one at the path).
+    var fileHasMoved: Bool {
+        var moved: Int32 = 0
+        let code = sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved)
+        return code == SQLITE_OK && moved != 0
     }
 
     // MARK: Transactions

@@ -35,7 +35,7 @@ final class SQLiteStatement {
     func bind(_ key: SQLiteKey, at index: Int32) {
         switch key {
         case .integer(let integer): sqlite3_bind_int64(handle, index, integer)
-        case .text(let text): sqlite3_bind_text(handle, index, text, -1, copyBoundBytes)
+        case .text(let text): bind(text, at: index)
         }
     }
 
@@ -58,9 +58,20 @@ final class SQLiteStatement {
         sqlite3_bind_int64(handle, index, Int64(integer))
     }
 
-    /// Binds text that is not a key: a table's name, a list's key.
+    /// Binds text (a key, a table's name, a list's key) with its length in bytes, not up to its first NUL: "a\0x"
+    /// and "a\0y" are two texts, not both "a".
     func bind(_ text: String, at index: Int32) {
-        sqlite3_bind_text(handle, index, text, -1, copyBoundBytes)
+        var text = text
+        _ = text.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { bytes in
+                if let start = bytes.baseAddress {
+                    sqlite3_bind_text(handle, index, start, Int32(bytes.count), copyBoundBytes)
+                } else {
+                    // Not a NULL pointer, which would bind SQL NULL rather than empty text.
+                    sqlite3_bind_text(handle, index, "", 0, copyBoundBytes)
+                }
+            }
+        }
     }
 
     // MARK: Stepping
@@ -81,9 +92,11 @@ final class SQLiteStatement {
 
     // MARK: Columns (0-based)
 
+    /// A column's text, read with its length in bytes: a NUL inside it is kept.
     func text(at column: Int32) -> String {
         guard let text = sqlite3_column_text(handle, column) else { return "" }
-        return String(cString: text)
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
     /// A column's bytes as text (a value's JSON).

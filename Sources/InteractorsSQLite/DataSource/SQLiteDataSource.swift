@@ -34,18 +34,31 @@ where Value.ID: Codable & Sendable {
     /// The table's name.
     public var table: String { storage.sql.name }
 
+    /// Whether the source only reads: made `readOnly`, or on a database opened read-only.
+    public let isReadOnly: Bool
+
     let storage: SQLiteTable<Value>
 
     /// A source kept in `table` of `database`, created when missing.
     ///
+    /// Opening a source on a table that exists takes no write lock, so it never waits for another process's
+    /// write. With `readOnly` (implied on a database opened read-only), nothing is created: the table must exist,
+    /// and the source's writes fail with `storageFailed`, saying it is read-only.
+    ///
     /// Fails with `storageFailed` for a name that starts with `sqlite_` or `interactors_`
-    /// (reserved), or inside a ``SQLiteDatabase/write(_:)`` body; with `corruptStore` if the
-    /// table exists but is not a table this source keeps (another program's); and as ``SQLiteDatabase`` fails when
-    /// the database cannot be written.
-    public init(database: SQLiteDatabase, table: String, undecodableRows: UndecodableRows = .fail) throws(DataError) {
+    /// (reserved), inside a ``SQLiteDatabase/write(_:)`` body, or, for a read-only source, when the table does not
+    /// exist; with `corruptStore` if the table exists but is not a table this source keeps (another program's);
+    /// and as ``SQLiteDatabase`` fails when the database cannot be written.
+    public init(
+        database: SQLiteDatabase,
+        table: String,
+        undecodableRows: UndecodableRows = .fail,
+        readOnly: Bool = false
+    ) throws(DataError) {
         let sql = try TableSQL(table: table)
-        try database.writer.runNow { connection throws(DataError) in try sql.create(on: connection) }
+        try database.open(sql, readOnly: readOnly)
         self.database = database
+        self.isReadOnly = readOnly || database.isReadOnly
         self.storage = SQLiteTable(
             sql: sql,
             undecodableRows: undecodableRows,
@@ -120,9 +133,14 @@ where Value.ID: Codable & Sendable {
         _ operation: String,
         _ body: @escaping @Sendable (SQLiteTransaction, SQLiteDataSource) throws -> T
     ) -> Response<T> {
-        if let refusal = database.refusalInsideWrite("\(storage.sourceName).\(operation)") {
+        if let refusal = writeRefusal ?? database.refusal("\(storage.sourceName).\(operation)") {
             return Response(error: refusal)
         }
-        return database.writer.enqueue { [self] transaction in try body(transaction, self) }
+        return database.writer!.enqueue { [self] transaction in try body(transaction, self) }
+    }
+
+    /// The error of every write of a read-only source; nil for one that writes.
+    var writeRefusal: DataError? {
+        isReadOnly ? SQLiteDatabase.readOnlyError(storage.sourceName, "a write") : nil
     }
 }

@@ -114,14 +114,25 @@ struct TableSQL: Sendable {
         }
     }
 
+    /// Checks, creating nothing, that the table exists and is one this library keeps: for a source that must not
+    /// write. Fails with `storageFailed` if it is missing.
+    func checkExists(on connection: SQLiteConnection) throws(DataError) {
+        guard try Self.check(name, has: Self.columns, on: connection) else {
+            throw .misuse(
+                "there is no table \(name) in \(connection.location), and a read-only source or database creates none"
+            )
+        }
+    }
+
     /// Fails with `corruptStore` unless `table` has `columns` (columns a later version adds, with `ALTER TABLE …
-    /// ADD COLUMN`, do not make it another program's table).
+    /// ADD COLUMN`, do not make it another program's table); answers whether the table exists.
+    @discardableResult
     private static func check(
         _ table: String,
         has columns: [String],
         on connection: SQLiteConnection
     )
-        throws(DataError)
+        throws(DataError) -> Bool
     {
         let found = try connection.withStatement("SELECT name FROM pragma_table_info(?1)") {
             statement throws(DataError) in
@@ -130,6 +141,7 @@ struct TableSQL: Sendable {
             while try statement.step() { names.append(statement.text(at: 0)) }
             return names
         }
+        guard !found.isEmpty else { return false }
         guard Set(found).isSuperset(of: columns) else {
             throw DataError(
                 code: .corruptStore,
@@ -137,6 +149,7 @@ struct TableSQL: Sendable {
                     + "are \(found.joined(separator: ", "))); it was left as it is"
             )
         }
+        return true
     }
 }
 

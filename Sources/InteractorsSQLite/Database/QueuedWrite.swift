@@ -5,16 +5,17 @@ import InteractorsData
 struct QueuedWrite: Sendable {
     /// Whether its response was cancelled before the writer reached it: it is then skipped.
     let isCancelled: @Sendable () -> Bool
-    /// Runs the write in the transaction (inside a savepoint of its own); answers what it did.
+    /// Runs the write in the transaction (inside a savepoint of its own when it shares the transaction); answers
+    /// what it did. May run more than once: when its group is committed again write by write, or on a fresh file.
     let run: @Sendable (SQLiteTransaction) -> WriteOutcome
-    /// Fails its response when the writer could not even start a transaction for it.
-    let fail: @Sendable (any Error) -> Void
+    /// Fails its response when its transaction could not commit.
+    let fail: @Sendable (DataError) -> Void
 }
 
-/// What a write did inside the transaction, and how to answer its response when the transaction ends.
+/// What a write did inside the transaction, and how to answer its response once the transaction has committed.
 struct WriteOutcome: Sendable {
     /// Whether the write's statements succeeded and are kept; a failed write is rolled back to its savepoint.
     let succeeded: Bool
-    /// Answers the response: `nil` once the transaction committed, or the error that undid it.
-    let answer: @Sendable (_ transactionFailure: (any Error)?) -> Void
+    /// Answers the response: with the body's value, or the error that undid the write alone.
+    let answer: @Sendable () -> Void
 }

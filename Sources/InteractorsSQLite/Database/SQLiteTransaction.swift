@@ -12,7 +12,9 @@ public import InteractorsData
 ///
 /// A transaction is valid only on the writer, while its body runs: it is not `Sendable`, and a write through it
 /// after the body has returned fails with `storageFailed`. If one of its writes fails, the whole
-/// body is rolled back and its response fails with that write's error, even if the body caught it.
+/// body is rolled back and its response fails with that write's error, even if the body caught it. If the failure
+/// ended the transaction itself (SQLite rolls the whole of it back on some full-disk, I/O and out-of-memory
+/// errors), every later write through it fails with that same error: nothing of the body is committed.
 public final class SQLiteTransaction {
     let writer: SQLiteWriter
     /// The tables this write changed (their ``TableSQL/identity``), to tell their observers after the commit.
@@ -71,11 +73,18 @@ public final class SQLiteTransaction {
                     + "inside its write(_:) body"
             )
         }
+        if let refusal = source.writeRefusal {
+            if firstFailure == nil { firstFailure = refusal }
+            throw refusal
+        }
+        // SQLite rolled the transaction back by itself: a statement run now would commit alone, at once.
+        if let lost = writer.lostTransaction { throw lost }
         do {
             try write(source.storage, writer.connection)
             changedTables.insert(source.storage.sql.identity)
         } catch {
             if firstFailure == nil { firstFailure = error }
+            if !writer.connection.isInTransaction { writer.lostTransaction = error }
             throw error
         }
     }

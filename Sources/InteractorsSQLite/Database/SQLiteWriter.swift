@@ -2,49 +2,76 @@ import Dispatch
 import Interactors
 import InteractorsData
 
-/// The one writer of a ``SQLiteDatabase``: a serial queue that owns the write connection and commits the writes
-/// that queued up meanwhile in one transaction (group commit), each inside a savepoint of its own.
+/// The one writer of a ``SQLiteDatabase``: a thread of the database's own that owns the write connection and
+/// commits the writes that queued up meanwhile in one transaction (group commit), each inside a savepoint of its
+/// own.
 ///
 /// Why group commit: with `synchronous = FULL` every commit waits for the disk, so a burst of puts issued back to
 /// back would wait for it once per put. Here they share one `BEGIN IMMEDIATE` … `COMMIT`: one sync for the whole
-/// burst, and none of them is answered before it. A write that fails is rolled back to its savepoint alone and
-/// answers its own error; the others commit. Writes keep the order they were issued in.
+/// burst, and none of them is answered before it. A write that fails is its own failure: rolled back to its
+/// savepoint alone, or, when the failure took the whole transaction with it (a full disk, an I/O error), the
+/// group is committed again write by write. Writes keep the order they were issued in.
 ///
-/// Everything that uses the connection runs as a job of this `CallbackQueue` (a drain, an observer's
-/// registration, a read of an in-memory database), so the writer knows when none is left: releasing the database
-/// closes the connection then, at once if it is idle, after its last job otherwise.
+/// Everything that uses the connection runs as a job here (a drain, a source's table creation, an in-memory
+/// database's reads and observers' reads), so the writer knows when none is left: releasing the database closes
+/// the connection then, at once if it is idle, after its last job otherwise, and lets the thread end.
 final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
-    // @unchecked Sendable: `connection` is used on `queue` only (and closed once no job is left); `state` is
-    // guarded by its lock.
+    // @unchecked Sendable: `connection`, `generation`, `hasFoldedLog`, `lostTransaction` and `isRunningBody` are
+    // used on the writer's thread only (and the connection closed once no job is left); `state` is guarded by its
+    // lock.
 
     private struct State {
         var pending: [QueuedWrite] = []
-        /// Jobs scheduled on `queue` and not yet finished.
+        /// Jobs scheduled and not yet finished.
         var jobs = 0
         /// The database was released: close the connection once `jobs` is 0.
         var isClosing = false
     }
 
-    let queue: DispatchQueue
-    let connection: SQLiteConnection
-    let observers = TableObservers()
+    /// The writer's thread, `ix.sqlite.write`.
+    let threads = SQLiteThreads(name: "ix.sqlite.write", threads: 1)
+    /// Where the writes' callers are answered: the database's reader threads, never the writer's own (see
+    /// ``scheduleJob(_:)``).
+    let answers: SQLiteThreads
+    /// The database file; nil in memory.
+    let file: DatabaseFile?
+    let observers: TableObservers
     private let state = LockedBox(State())
 
-    init(connection: SQLiteConnection) {
+    /// The write connection, of the file's `generation`.
+    private(set) var connection: SQLiteConnection
+    private(set) var generation: Int
+    /// Whether the log was folded into the file after the file was found moved or deleted, and the connection
+    /// closed.
+    var hasFoldedLog = false
+    /// The error that ended the open transaction, once SQLite rolled it back by itself: every later write of the
+    /// body fails with it (rather than run in autocommit mode, committing at once).
+    var lostTransaction: DataError?
+
+    init(
+        connection: SQLiteConnection,
+        generation: Int,
+        file: DatabaseFile?,
+        answers: SQLiteThreads,
+        observers: TableObservers
+    ) {
         self.connection = connection
-        self.queue = DispatchQueue(label: "InteractorsSQLite writer \(connection.location)")
+        self.generation = generation
+        self.file = file
+        self.answers = answers
+        self.observers = observers
     }
 
-    /// Whether the calling code runs on the writer (inside a write's body, or an observer's registration).
-    var isCurrent: Bool { queue.isCurrent }
+    /// Whether the calling code runs on the writer (inside a write's body, or another of its jobs).
+    var isCurrent: Bool { threads.isCurrent }
 
     /// Whether a write's body is running; read and written on the writer only.
-    private var isRunningBody = false
+    var isRunningBody = false
 
     /// Whether the calling code runs inside a write's body, which holds the writer and its open transaction.
     var isInsideBody: Bool { isCurrent && isRunningBody }
 
-    /// Runs `job` on the writer's queue, after the jobs scheduled before it.
+    /// Runs `job` on the writer, after the jobs scheduled before it.
     func schedule(_ job: @escaping @Sendable () -> Void) {
         scheduleJob {
             job()
@@ -52,20 +79,20 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
         }
     }
 
-    /// Runs `job` on the writer's queue; what it returns runs once the job counts as finished, off the writer:
-    /// the answers to the job's callers. Off the writer, so that a handler run where the response settles
-    /// (`.immediate`) never runs on it: one that waited there for another write would wait for itself. After
-    /// the job, so that a caller who then releases the database finds its file closed.
-    private func scheduleJob(_ job: @escaping @Sendable () -> (@Sendable () -> Void)?) {
+    /// Runs `job` on the writer; what it returns runs once the job counts as finished, on the database's reader
+    /// threads: the answers to the job's callers. Off the writer, so that a handler run where the response settles
+    /// (`.immediate`) never runs on it: one that waited there for another write would wait for itself. After the
+    /// job, so that a caller who then releases the database finds its file closed.
+    func scheduleJob(_ job: @escaping @Sendable () -> (@Sendable () -> Void)?) {
         state.withLock { $0.jobs += 1 }
-        queue.async {
+        threads.schedule {
             let answer = job()
             let mustClose = self.state.withLock { state in
                 state.jobs -= 1
                 return state.jobs == 0 && state.isClosing
             }
-            if mustClose { self.connection.close() }
-            if let answer { DispatchQueue.global().async(execute: answer) }
+            if mustClose { self.closeNow() }
+            if let answer { self.answers.schedule(answer) }
         }
     }
 
@@ -76,13 +103,36 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
             state.isClosing = true
             return state.jobs == 0
         }
-        if isIdle { connection.close() }
+        if isIdle { closeNow() }
+    }
+
+    private func closeNow() {
+        if let file, file.lost != nil {
+            // Moved or deleted behind the database's back: the log is emptied into the file wherever it went, and
+            // the files at the path, which may be another database's by now, are neither checkpointed nor deleted.
+            foldLogIntoMovedFile()
+        } else if let file, file.generation != generation {
+            // Moved aside since this connection opened it: the files at the path are the fresh database's.
+            connection.closeKeepingLogFiles()
+        } else {
+            connection.close()
+        }
+        threads.shutDown()
+    }
+
+    /// The writes queued since the last drain, less those whose response was cancelled meanwhile.
+    func takePending() -> [QueuedWrite] {
+        state.withLock { state in
+            defer { state.pending.removeAll() }
+            return state.pending
+        }.filter { !$0.isCancelled() }
     }
 
     // MARK: Queueing writes
 
     /// Queues `body` as one write; its response succeeds with what `body` returns once the transaction holding it
     /// has committed, or fails with what it threw (or the first error of its writes), having changed nothing.
+    /// `body` may run more than once (see ``SQLiteDatabase/write(_:)``); only its last run counts.
     func enqueue<T: Sendable>(_ body: @escaping @Sendable (SQLiteTransaction) throws -> T) -> Response<T> {
         let (response, resolver) = Response<T>.makePending()
         let write = QueuedWrite(
@@ -92,11 +142,9 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
                 if case .success = result, let failure = transaction.firstFailure { result = .failure(failure) }
                 switch result {
                 case .success(let value):
-                    return WriteOutcome(succeeded: true) { failure in
-                        if let failure { resolver.fail(failure) } else { resolver.succeed(value) }
-                    }
+                    return WriteOutcome(succeeded: true) { resolver.succeed(value) }
                 case .failure(let error):
-                    return WriteOutcome(succeeded: false) { _ in resolver.fail(error) }
+                    return WriteOutcome(succeeded: false) { resolver.fail(error) }
                 }
             },
             fail: { resolver.fail($0) }
@@ -106,17 +154,38 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
         return response
     }
 
-    /// Runs `body` on the writer now, in an immediate transaction of its own, and waits for it: for creating a
-    /// source's table. Not from the writer itself (that would wait for itself).
+    /// Runs `body` on the writer now, in a transaction of its own, and waits for it: for creating a source's
+    /// table. Not from the writer itself (that would wait for itself).
+    ///
+    /// The transaction is deferred: it takes the write lock only if `body` writes, so creating tables that exist
+    /// already never waits for another process's write.
     func runNow(_ body: @escaping @Sendable (SQLiteConnection) throws(DataError) -> Void) throws(DataError) {
         guard !isCurrent else {
             throw .misuse(
                 "create a SQLiteDataSource outside its database's write(_:) bodies (off its writer), not inside one"
             )
         }
-        let outcome: Result<Void, DataError> = queue.sync {
-            Result { () throws(DataError) in
-                try connection.run("BEGIN IMMEDIATE")
+        let outcome = LockedBox<Result<Void, DataError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        scheduleJob {
+            outcome.withLock { $0 = self.runAlone(body) }
+            done.signal()
+            return nil
+        }
+        done.wait()
+        try outcome.withLock { $0! }.get()
+    }
+
+    /// Runs `body` in a transaction of its own on the writer's thread: deferred first, immediate if SQLite could
+    /// not upgrade it (another connection wrote meanwhile: `SQLITE_BUSY_SNAPSHOT`); again on a fresh file if the
+    /// file was damaged and is moved aside.
+    private func runAlone(_ body: (SQLiteConnection) throws(DataError) -> Void) -> Result<Void, DataError> {
+        var movedAside = false
+        var begin = "BEGIN DEFERRED"
+        while true {
+            do throws(DataError) {
+                try prepareConnection()
+                try connection.run(begin)
                 do throws(DataError) {
                     try body(connection)
                     try connection.run("COMMIT")
@@ -124,103 +193,56 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
                     if connection.isInTransaction { try? connection.run("ROLLBACK") }
                     throw error
                 }
-            }
-        }
-        try outcome.get()
-    }
-
-    // MARK: Committing
-
-    /// Applies every queued write, in order, in one transaction, and tells the observers; answers how to answer
-    /// each write, once the job has ended.
-    private func commitPending() -> (@Sendable () -> Void)? {
-        let writes = state.withLock { state in
-            defer { state.pending.removeAll() }
-            return state.pending
-        }.filter { !$0.isCancelled() }
-        guard !writes.isEmpty else { return nil }
-        do throws(DataError) {
-            try connection.run("BEGIN IMMEDIATE")
-        } catch {
-            let failures = writes.map(\.fail)
-            return { for fail in failures { fail(error) } }
-        }
-        var outcomes: [WriteOutcome] = []
-        var changedTables: Set<String> = []
-        var lost: (error: DataError, failures: [@Sendable (any Error) -> Void])?
-        for write in writes {
-            if lost != nil {
-                lost?.failures.append(write.fail)
-                continue
-            }
-            do throws(DataError) {
-                outcomes.append(try apply(write, alone: writes.count == 1, changedTables: &changedTables))
+                return .success(())
             } catch {
-                lost = (error, [write.fail])
+                if begin == "BEGIN DEFERRED", error.isBusy {
+                    begin = "BEGIN IMMEDIATE"
+                    continue
+                }
+                guard let corruption = error.corruption, let file, file.ifCorrupt == .moveAside, !movedAside else {
+                    return .failure(error)
+                }
+                movedAside = true
+                do throws(DataError) {
+                    try file.moveAside(seenIn: generation, corruption)
+                } catch {
+                    return .failure(error)
+                }
             }
         }
-        let failure = lost.map { rollBack($0.error) } ?? commit()
-        // What the observers of the changed tables see now, read before the next transaction can begin: the state
-        // right after this commit, told once for all its writes (none of them was visible alone).
-        if failure == nil {
-            for update in observers.updates(afterChanging: changedTables, on: connection) { update.deliver() }
-        }
-        // The writes (whose bodies hold their sources, and they their database) are released when this returns,
-        // before anyone is answered.
-        let failures = lost?.failures ?? []
-        return { [outcomes] in
-            for outcome in outcomes { outcome.answer(failure) }
-            for fail in failures { fail(failure!) }
+    }
+
+    // MARK: The connection's file
+
+    /// Makes sure the connection has the file at the path open, on the writer's thread before it uses it: opens
+    /// it again if this database moved the file aside; fails if someone else moved or deleted it, after folding
+    /// the log into the file it has open (once).
+    func prepareConnection() throws(DataError) {
+        guard let file else { return }
+        switch file.standing(of: connection, openedIn: generation) {
+        case .current:
+            return
+        case .stale:
+            let (reopened, generation) = try file.open(.write)
+            connection.closeKeepingLogFiles()
+            connection = reopened
+            self.generation = generation
+        case .lost(let error):
+            foldLogIntoMovedFile()
+            throw error
         }
     }
 
-    /// Runs one write inside a savepoint (the transaction itself when it is the only write): kept if it
-    /// succeeded (its tables added to `changedTables`), rolled back if it failed. Throws only if the transaction
-    /// itself was lost.
-    private func apply(
-        _ write: QueuedWrite,
-        alone: Bool,
-        changedTables: inout Set<String>
-    ) throws(DataError)
-        -> WriteOutcome
-    {
-        if !alone { try connection.run("SAVEPOINT write") }
-        let transaction = SQLiteTransaction(writer: self)
-        isRunningBody = true
-        let outcome = write.run(transaction)
-        isRunningBody = false
-        transaction.close()
-        guard connection.isInTransaction else {
-            // SQLite rolled the whole transaction back by itself (a full disk, an I/O error): every write of it
-            // fails with the error that did it.
-            throw transaction.firstFailure ?? .misuse("SQLite rolled back the transaction of \(connection.location)")
-        }
-        if outcome.succeeded {
-            if !alone { try connection.run("RELEASE write") }
-            changedTables.formUnion(transaction.changedTables)
-        } else if alone {
-            try connection.run("ROLLBACK")
-        } else {
-            try connection.run("ROLLBACK TO write")
-            try connection.run("RELEASE write")
-        }
-        return outcome
-    }
-
-    /// Commits the open transaction, if a write is left in it; the error that undid it if it could not.
-    private func commit() -> DataError? {
-        guard connection.isInTransaction else { return nil }
-        do throws(DataError) {
-            try connection.run("COMMIT")
-            return nil
-        } catch {
-            return rollBack(error)
-        }
-    }
-
-    /// Rolls back what is left of the open transaction, if anything; answers `error`, the reason.
-    private func rollBack(_ error: DataError) -> DataError {
+    /// Once the file was found moved or deleted: moves what the log holds into the file this connection has open,
+    /// wherever it went, and empties the log (`PRAGMA wal_checkpoint(TRUNCATE)`), so that a file moved elsewhere
+    /// keeps everything acknowledged before the move, and the log left at the path holds nothing that could be
+    /// read into another file put there later; then closes the connection, leaving the files at the path, which
+    /// the next database there will use (nothing uses the connection again: every job fails from now on).
+    func foldLogIntoMovedFile() {
+        guard !hasFoldedLog else { return }
+        hasFoldedLog = true
         if connection.isInTransaction { try? connection.run("ROLLBACK") }
-        return error
+        try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        connection.closeKeepingLogFiles()
     }
 }

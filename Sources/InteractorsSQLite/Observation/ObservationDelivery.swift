@@ -1,86 +1,98 @@
-import Dispatch
 import Interactors
 import InteractorsData
 
-/// Tells one observer what its query answers after each change: rows from the writer are decoded in order on a
-/// serial queue of the observer's own (never on the writer), and the answers are told on the observer's queue,
-/// oldest first, one at a time.
+/// Reads and tells one observer what its query answers, one state at a time: a read (off the writer, on the
+/// database's reader threads), then the answer told on the observer's queue, then, if a commit changed the table
+/// meanwhile, one more read, which sees every commit before it.
 ///
-/// A `CallbackQueue` promises neither order nor one job at a time, so the answers wait in a mailbox, and at most
-/// one job that empties it is on the observer's queue at a time.
+/// Nothing piles up: while a read or the observer's handler is busy, the commits that come in only mark the
+/// observation out of date, and however many there were, the next read sees them all. So an observer that is
+/// still busy is told at most two states once it is free (the one being read, and one more if a commit came in
+/// meanwhile), the newest last; intermediate states may be skipped, the last state is always told, and states
+/// never go back in time (each read starts after the one before it). What it costs the writer per commit is a
+/// flag and, at most, one job handed to a reader thread; what it holds is at most one state.
 final class ObservationDelivery<Value: Sendable>: Sendable {
-    private struct Mailbox {
-        var handler: (@Sendable (Result<[Value], any Error>) -> Void)?
-        var answers = FIFO<Result<[Value], any Error>>()
-        /// A job that empties the mailbox is queued or running; whoever finds it `false` and adds an answer queues
-        /// one.
-        var isEmptying = false
+    typealias Answer = Result<[Value], any Error>
+
+    private struct State {
+        var handler: (@Sendable (Answer) -> Void)?
+        /// A read is running, or its answer is on its way to the handler or being told.
+        var isBusy = false
+        /// A commit changed the table after the running read began: read again once the handler returns.
+        var isOutOfDate = false
     }
 
     private let queue: any CallbackQueue
-    private let decoding: DispatchQueue
-    private let answer: @Sendable ([StoredRow]) throws -> [Value]
-    private let mailbox: LockedBox<Mailbox>
+    /// Reads the current answer and hands it to the closure given, on a thread of the database's.
+    private let read: @Sendable (@escaping @Sendable (Answer) -> Void) -> Void
+    private let state: LockedBox<State>
 
     init(
         queue: any CallbackQueue,
-        answer: @escaping @Sendable ([StoredRow]) throws -> [Value],
-        handler: @escaping @Sendable (Result<[Value], any Error>) -> Void
+        read: @escaping @Sendable (@escaping @Sendable (Answer) -> Void) -> Void,
+        handler: @escaping @Sendable (Answer) -> Void
     ) {
         self.queue = queue
-        self.answer = answer
-        self.decoding = DispatchQueue(label: "InteractorsSQLite observation")
-        self.mailbox = LockedBox(Mailbox(handler: handler))
+        self.read = read
+        self.state = LockedBox(State(handler: handler))
     }
 
     /// Whether the observation was cancelled.
     var isCancelled: Bool {
-        mailbox.withLock { $0.handler == nil }
+        state.withLock { $0.handler == nil }
     }
 
-    /// Decodes `rows` off the caller's thread, after the rows received before them, then tells the answer.
-    func receive(_ rows: Result<[StoredRow], DataError>) {
-        decoding.async { [self] in
-            guard !isCancelled else { return }
-            let told: Result<[Value], any Error>
-            switch rows {
-            case .success(let rows): told = Result { try answer(rows) }
-            case .failure(let error): told = .failure(error)
+    /// The table changed (or the observation starts): reads now if idle, else once the state being read or told
+    /// has been told.
+    func changed() {
+        let mustRead = state.withLock { state -> Bool in
+            guard state.handler != nil else { return false }
+            guard !state.isBusy else {
+                state.isOutOfDate = true
+                return false
             }
-            let mustEmpty = mailbox.withLock { mailbox in
-                guard mailbox.handler != nil else { return false }
-                mailbox.answers.append(told)
-                defer { mailbox.isEmptying = true }
-                return !mailbox.isEmptying
+            state.isBusy = true
+            state.isOutOfDate = false
+            return true
+        }
+        if mustRead { startRead() }
+    }
+
+    /// Tells `answer` once, with no read to follow: for a query the source cannot answer.
+    func tellOnce(_ answer: Answer) {
+        state.withLock { $0.isBusy = true }
+        tell(answer)
+    }
+
+    private func startRead() {
+        read { [self] answer in tell(answer) }
+    }
+
+    /// Hands `answer` to the observer's queue; once the handler has returned, reads again if the table changed
+    /// meanwhile.
+    private func tell(_ answer: Answer) {
+        guard !isCancelled else { return }
+        queue.schedule { [self] in
+            if let handler = state.withLock({ $0.handler }) { handler(answer) }
+            let readAgain = state.withLock { state -> Bool in
+                guard state.handler != nil, state.isOutOfDate else {
+                    state.isBusy = false
+                    return false
+                }
+                state.isOutOfDate = false
+                return true
             }
-            if mustEmpty { queue.schedule { [self] in empty() } }
+            if readAgain { startRead() }
         }
     }
 
     /// No answer is told from now on (one being told on another thread finishes), and the handler is released,
     /// outside the lock (releasing it may release the app's objects).
     func cancel() {
-        let released = mailbox.withLock { mailbox in
-            defer { mailbox = Mailbox(handler: nil, isEmptying: mailbox.isEmptying) }
-            return mailbox
+        let released = state.withLock { state in
+            defer { state.handler = nil }
+            return state.handler
         }
         withExtendedLifetime(released) {}
-    }
-
-    private func empty() {
-        while let (handler, answer) = next() {
-            handler(answer)
-        }
-    }
-
-    /// The next answer and the handler to tell it to; nil (and no job queued any more) when there is none.
-    private func next() -> (@Sendable (Result<[Value], any Error>) -> Void, Result<[Value], any Error>)? {
-        mailbox.withLock { mailbox in
-            guard let handler = mailbox.handler, let answer = mailbox.answers.popFirst() else {
-                mailbox.isEmptying = false
-                return nil
-            }
-            return (handler, answer)
-        }
     }
 }

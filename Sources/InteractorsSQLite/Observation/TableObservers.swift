@@ -1,38 +1,23 @@
 import Interactors
 import InteractorsData
 
-/// One observer as the writer sees it: the table it watches, the rows it reads after each change, and where
-/// those rows go (to be decoded and told off the writer).
+/// One observer as the writer sees it: the table it watches, and what to do when a commit changed it (mark the
+/// observation out of date, and have it read again off the writer).
 final class TableObserver: Sendable {
     let table: TableSQL
-    let selection: RowSelection
-    let receive: @Sendable (Result<[StoredRow], DataError>) -> Void
+    let changed: @Sendable () -> Void
 
-    init(
-        table: TableSQL,
-        selection: RowSelection,
-        receive: @escaping @Sendable (Result<[StoredRow], DataError>) -> Void
-    ) {
+    init(table: TableSQL, changed: @escaping @Sendable () -> Void) {
         self.table = table
-        self.selection = selection
-        self.receive = receive
-    }
-}
-
-/// Rows read for an observer right after a commit, handed to it once the writer's job has ended.
-struct ObserverUpdate {
-    let observer: TableObserver
-    let rows: Result<[StoredRow], DataError>
-
-    func deliver() {
-        observer.receive(rows)
+        self.changed = changed
     }
 }
 
 /// The observers of a database's tables, by table (``TableSQL/identity``), in the order they were added.
 ///
-/// Added and read on the writer, so that an observer's first rows and every later change are read in commit
-/// order; removed from any thread.
+/// Told on the writer, right after each commit, which tables it changed: telling costs each observer of those a
+/// flag and at most one job handed to a reader thread, whatever the size of what it selects; the reads happen
+/// off the writer.
 final class TableObservers: Sendable {
     private let byTable = LockedBox([String: [TableObserver]]())
 
@@ -51,20 +36,10 @@ final class TableObservers: Sendable {
         withExtendedLifetime(removed) {}
     }
 
-    /// What each observer of `tables` (their identities) reads now, on the writer's connection right after a
-    /// commit (before the next transaction can begin, so in commit order). Observers that select the same rows of
-    /// a table share one read.
-    func updates(afterChanging tables: Set<String>, on connection: SQLiteConnection) -> [ObserverUpdate] {
+    /// Tells the observers of `tables` (their identities) that a commit changed them.
+    func tablesChanged(_ tables: Set<String>) {
+        guard !tables.isEmpty else { return }
         let observers = byTable.withLock { byTable in tables.flatMap { byTable[$0] ?? [] } }
-        var reads: [String: [RowSelection: Result<[StoredRow], DataError>]] = [:]
-        return observers.map { observer in
-            let table = observer.table
-            if let rows = reads[table.identity]?[observer.selection] {
-                return ObserverUpdate(observer: observer, rows: rows)
-            }
-            let rows = Result { () throws(DataError) in try table.rows(observer.selection, on: connection) }
-            reads[table.identity, default: [:]][observer.selection] = rows
-            return ObserverUpdate(observer: observer, rows: rows)
-        }
+        for observer in observers { observer.changed() }
     }
 }

@@ -11,6 +11,9 @@ private final class Analytics: Service {}
 
 #if canImport(SwiftUI)
 import SwiftUI
+#if (canImport(UIKit) && !os(watchOS)) || canImport(AppKit)
+import InteractorsAppHost
+#endif
 
 private struct ContentView: View {
     var body: some View { Text("Books") }
@@ -42,7 +45,7 @@ struct WatchApp: App {
 
     var body: some Scene {
         WindowGroup { ContentView() }
-            .onChange(of: phase) { _, phase in
+            .onChange(of: phase, initial: true) { _, phase in
                 let registry = ServiceRegistry.shared
                 let events: [LifecycleEvent] =
                     switch (registry.state, phase) {

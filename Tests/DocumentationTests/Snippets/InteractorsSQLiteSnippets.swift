@@ -2,6 +2,7 @@ import Foundation
 import Interactors
 import InteractorsData
 import InteractorsSQLite
+import InteractorsTestKit
 import Testing
 
 // The code blocks of Sources/InteractorsSQLite/InteractorsSQLite.docc, run for real on a database file in a
@@ -67,6 +68,47 @@ import Testing
 
         #expect(fetched.value.map(\.id) == ["n1"])
         #expect({ if case .cache = fetched.origin { true } else { false } }())
+    }
+
+    @Test func aCacheDatabaseMovesADamagedFileAside() throws {
+        let cachesURL = FileManager.default.temporaryDirectory.appendingPathComponent("snippets-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: cachesURL) }
+        try FileManager.default.createDirectory(at: cachesURL, withIntermediateDirectories: true)
+        try Data(String(repeating: "not a database; ", count: 64).utf8).write(
+            to: cachesURL.appendingPathComponent("cache.sqlite")
+        )
+
+        let (_, diagnostics) = try withCapturedDiagnostics {
+            let cache = try SQLiteDatabase(
+                fileURL: cachesURL.appendingPathComponent("cache.sqlite"),
+                ifCorrupt: .moveAside
+            )
+            let notes = try SQLiteDataSource<Note>(database: cache, table: "notes")
+            #expect(try notes.getAll(AllObjectsQuery()).get().isEmpty)
+        }
+
+        #expect(diagnostics.contains { $0.contains("moved aside to cache.sqlite.corrupt-") })
+    }
+
+    @Test func aBundledDatabaseOpensReadOnly() throws {
+        struct City: Codable, Identifiable, Sendable, Equatable {
+            var id: String
+            var name: String
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("snippets-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundledCitiesURL = directory.appendingPathComponent("cities.sqlite")
+        do {  // what a build step ships
+            let database = try SQLiteDatabase(fileURL: bundledCitiesURL)
+            _ = try SQLiteDataSource<City>(database: database, table: "cities").put(City(id: "ber", name: "Berlin"))
+                .get()
+        }
+
+        let cities = try SQLiteDatabase(fileURL: bundledCitiesURL, readOnly: true)
+        let places = try SQLiteDataSource<City>(database: cities, table: "cities")
+
+        #expect(try places.get(IdQuery("ber")).get().name == "Berlin")
+        #expect(places.put(City(id: "par", name: "Paris")).error != nil)
     }
 
     /// Compiled, not run: its handler runs on the main queue, which a Linux test process does not service.

@@ -40,6 +40,7 @@ Routes (collections live in memory):
   *      /empty                    answers 200 with an empty body
   *      /redirect/<code>?to=<url> answers <code> with "Location: <url>" (the request's body read and dropped)
   *      /loop/<n>                 answers 302 to /loop/<n + 1>, for ever
+  *      /hangup[/...]             reads the request, then closes the connection without an answer
   GET    /__requests               every request received so far (but these), in arrival order, as JSON: method,
                                    the raw path (still percent-encoded), the raw query, headers (names in lower
                                    case; header_names: every name as sent, repeats
@@ -279,6 +280,10 @@ class Handler(BaseHTTPRequestHandler):
         if parts and parts[0] == "gone":
             self.body()
             self.answer(404, b"gone", "text/plain")
+            return True
+        if parts and parts[0] == "hangup":
+            self.body()
+            self.close_connection = True
             return True
         return False
 

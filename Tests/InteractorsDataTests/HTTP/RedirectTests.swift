@@ -162,6 +162,66 @@ import FoundationNetworking
         #expect(HTTPClient.Redirects.follow(forwarding: ["X-Api-Key"]) == .follow(forwarding: ["x-api-key"]))
     }
 
+    /// Sets the headers it is given in `adapt`.
+    struct Setting: HTTPInterceptor {
+        let headers: [String: String]
+        func adapt(_ request: URLRequest) -> Response<URLRequest> {
+            var request = request
+            for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+            return Response(value: request)
+        }
+    }
+
+    @Test func theSixHeadersThatSayHowToReadReachAnotherOriginWithTheirValuesWhoeverSetThem() throws {
+        let other = try RESTServer()
+        let client = HTTPClient(
+            baseURL: server.baseURL,
+            headers: ["Accept": "application/json", "Accept-Encoding": "identity", "X-Client": "c"],
+            interceptors: [
+                Setting(headers: ["Content-Language": "de", "User-Agent": "NotesApp/2.0", "X-Adapted": "a"])
+            ]
+        )
+        var endpoint = redirected(307, .put, body: "b", target: other.localhostURL.appendingPathComponent("echo"))
+        endpoint.headers["Accept-Language"] = "fr-CH"
+        endpoint.headers["X-Endpoint"] = "e"
+        _ = try client.send(endpoint).get()
+        let hop = try #require(try other.received().first)
+        #expect(hop.method == "PUT" && hop.body == "b")
+        let kept = [
+            "accept": "application/json", "accept-encoding": "identity", "accept-language": "fr-CH",
+            "content-language": "de", "content-type": "text/plain", "user-agent": "NotesApp/2.0",
+        ]
+        for (name, value) in kept {
+            #expect(hop.headers[name] == value, "\(name)")
+        }
+        for name in ["x-client", "x-endpoint", "x-adapted"] {
+            #expect(hop.headers[name] == nil, "\(name) reached another origin")
+        }
+    }
+
+    @Test func credentialsTheEndpointOrAnInterceptorSetNeverReachAnotherOriginListedOrNot() throws {
+        let other = try RESTServer()
+        let client = HTTPClient(
+            baseURL: server.baseURL,
+            interceptors: [Setting(headers: ["Proxy-Authorization": "Basic cA==", "X-Adapted": "a"])],
+            redirects: .follow(forwarding: [
+                "authorization", "proxy-authorization", "cookie", "X-ENDPOINT", "x-adapted",
+            ])
+        )
+        var endpoint = redirected(302, .get, body: nil, target: other.localhostURL.appendingPathComponent("echo"))
+        endpoint.headers = ["Authorization": "Bearer e", "Cookie": "s=1", "X-Endpoint": "e"]
+        _ = try client.send(endpoint).get()
+        let first = try #require(try server.received().first)
+        #expect(first.headers["authorization"] == "Bearer e" && first.headers["proxy-authorization"] == "Basic cA==")
+        #expect(first.headers["cookie"] == "s=1")
+        let hop = try #require(try other.received().first)
+        #expect(hop.headers["authorization"] == nil)
+        #expect(hop.headers["proxy-authorization"] == nil)
+        #expect(hop.headers["cookie"] == nil)
+        #expect(hop.headers["x-endpoint"] == "e")  // listed, whatever the case
+        #expect(hop.headers["x-adapted"] == "a")
+    }
+
     @Test func aRedirectBackToTheOriginalOriginCarriesItsHeadersAgain() throws {
         let other = try RESTServer()
         let adding = Adding()

@@ -85,9 +85,12 @@ import FoundationNetworking
 
     // MARK: One refresh, however many refusals
 
-    @Test func twentyConcurrentRefusalsCauseOneRefreshAndEachCallIsSentOnceMore() throws {
+    /// With a refresh that takes a second, the refusals join it; with one answered at once, most arrive after it
+    /// and are sent again with the newer token without another refresh.
+    @Test(arguments: [1, 0])
+    func twentyConcurrentRefusalsCauseOneRefreshAndEachCallIsSentOnceMore(refreshSeconds: Int) throws {
         _ = try RESTDataSource<Note>(client: tokens, path: "notes").put(ada).get()
-        let auth = interceptor(holds: [1])
+        let auth = interceptor(holds: [refreshSeconds])
         let notes = RESTDataSource<Note>(
             client: HTTPClient(baseURL: server.baseURL, interceptors: [auth]),
             path: "auth/notes"
@@ -122,6 +125,55 @@ import FoundationNetworking
         #expect(try refreshCount() == 1)
     }
 
+    @Test func aRequestMadeWhileARefreshIsUnderWayWaitsForItAndIsSentOnceWithTheNewCredential() throws {
+        let resolvers = LockedBox([Resolver<String>]())
+        let started = DispatchSemaphore(value: 0)
+        let auth = TokenRefreshInterceptor(
+            credential: "expired",
+            apply: Self.bearer,
+            refresh: { _ in
+                let (response, resolver) = Response<String>.makePending()
+                resolvers.withLock { $0.append(resolver) }
+                started.signal()
+                return response
+            }
+        )
+        let client = HTTPClient(baseURL: server.baseURL, interceptors: [auth])
+        let refused = client.send(.get("auth/echo/refused", as: Echo.self))
+        try #require(started.wait(timeout: .now() + 60) == .success, "the 401 started no refresh")
+        let refresh = try #require(resolvers.withLock { $0.first })
+        let later = client.send(.get("auth/echo/later", as: Echo.self))
+        #expect(try server.requestLines() == ["GET /auth/echo/refused"])  // the later one waits, unsent
+        refresh.succeed(try tokens.send(Self.issue()).get().token)
+        #expect(try later.get(timeout: .seconds(60)).headers["authorization"] == "Bearer t1")
+        #expect(try refused.get(timeout: .seconds(60)).headers["authorization"] == "Bearer t1")
+        #expect(try authorizations(of: "/auth/echo/later") == ["Bearer t1"])
+        #expect(try authorizations(of: "/auth/echo/refused") == ["Bearer expired", "Bearer t1"])
+        #expect(resolvers.withLock { $0.count } == 1)
+    }
+
+    @Test func itsCredentialStaysAtItsOriginAndARefusalFromAnotherAsksNoRefresh() throws {
+        let other = try RESTServer()
+        let auth = interceptor()
+        let client = HTTPClient(baseURL: server.baseURL, interceptors: [auth])
+        let target = other.localhostURL.appendingPathComponent("auth/echo")
+        let error = try #require(
+            client.send(
+                Endpoint<Echo>(
+                    method: .get,
+                    path: "redirect/302",
+                    query: [URLQueryItem(name: "to", value: target.absoluteString)],
+                    decode: Endpoint<Echo>.jsonDecode
+                )
+            )
+            .error as? HTTPError
+        )
+        #expect(error.status == 401 && error.url == target)
+        #expect(try other.received().map { $0.headers["authorization"] } == [nil])
+        #expect(try server.received().map(\.path) == ["/redirect/302"])
+        #expect(auth.credential == "expired")
+    }
+
     @Test func aCredentialThatNeedsARefreshIsRefreshedBeforeTheRequestIsSent() throws {
         let auth = interceptor(needsRefresh: { $0 == "expired" })
         let client = HTTPClient(baseURL: server.baseURL, interceptors: [auth])
@@ -149,6 +201,24 @@ import FoundationNetworking
     }
 
     // MARK: A refresh that fails
+
+    @Test func aRefreshSentThroughTheClientItRefreshesForFailsWithAMessageInsteadOfHanging() throws {
+        let client = LockedBox<HTTPClient?>(nil)
+        let auth = TokenRefreshInterceptor(
+            credential: "expired",
+            apply: Self.bearer,
+            needsRefresh: { $0 == "expired" },
+            refresh: { _ in client.withLock { $0! }.send(Self.issue()).map(\.token) }
+        )
+        client.withLock { $0 = HTTPClient(baseURL: server.baseURL, interceptors: [auth]) }
+        let call = client.withLock { $0! }.send(.get("auth/echo", as: Echo.self))
+        #expect(throws: (any Error).self) { try call.get(timeout: .seconds(10)) }
+        let error = try #require(call.error as? DataError)
+        #expect(error.code == .invalidQuery)
+        #expect(error.message.contains("a client without this interceptor"))
+        #expect(auth.credential == "expired")
+        #expect(try server.requestLines().isEmpty)
+    }
 
     @Test func aRefreshThatFailsFailsTheCallWithTheRefreshsError() throws {
         let auth = TokenRefreshInterceptor(

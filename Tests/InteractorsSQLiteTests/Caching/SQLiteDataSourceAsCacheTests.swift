@@ -113,7 +113,11 @@ import Testing
         // Another version of the app stored grace in a shape this one cannot read.
         _ = try database.source("tagged", of: Note.self).put(Note(id: "grace", text: "no tag")).get()
         let skipping = try database.source("tagged", of: Tagged.self, undecodableRows: .skip)
-        let list = try #require(try skipping.cachedList(forKey: AllObjectsQuery().cacheKey).get())
+        let (read, diagnostics) = try capturingDiagnostics {
+            try skipping.cachedList(forKey: AllObjectsQuery().cacheKey).get()
+        }
+        #expect(diagnostics.contains { $0.hasPrefix("InteractorsSQLite: skipped row grace of") })
+        let list = try #require(read)
         #expect(list.ids == ["ada", "grace"])
         #expect(list.entries.map(\.value.id) == ["ada"])
         let failing = try database.source("tagged", of: Tagged.self)

@@ -41,7 +41,10 @@ import Testing
     @Test func skippedRowsAreLeftOutOfEveryReadAndAPutReplacesThem() throws {
         let database = try Self.migratedDatabase()
         let notes = try database.source("notes", of: PrioritisedNote.self, undecodableRows: .skip)
-        #expect(try notes.getAll(AllObjectsQuery()).get().map(\.id) == ["alan"])
+        let (all, diagnostics) = try capturingDiagnostics { try notes.getAll(AllObjectsQuery()).get() }
+        #expect(all.map(\.id) == ["alan"])
+        #expect(diagnostics.contains { $0.hasPrefix("InteractorsSQLite: skipped row ada of") })
+        #expect(diagnostics.contains { $0.hasPrefix("InteractorsSQLite: skipped row grace of") })
         #expect(try notes.getAll(IdsQuery(["grace", "alan"])).get().map(\.id) == ["alan"])
         #expect(notes.get(IdQuery("ada")).dataError?.code == .notFound)
         _ = try notes.put(PrioritisedNote(id: "ada", text: "Analytical engine", priority: 2)).get()
@@ -55,7 +58,10 @@ import Testing
         let failing = try database.source("notes", of: PrioritisedNote.self)
         #expect(failing.deleteAll(FilterQuery<PrioritisedNote> { _ in true }).dataError?.code == .mappingFailed)
         let skipping = try database.source("notes", of: PrioritisedNote.self, undecodableRows: .skip)
-        try skipping.deleteAll(FilterQuery<PrioritisedNote> { _ in true }).get()
+        let (_, diagnostics) = try capturingDiagnostics {
+            try skipping.deleteAll(FilterQuery<PrioritisedNote> { _ in true }).get()
+        }
+        #expect(diagnostics.contains { $0.hasPrefix("InteractorsSQLite: skipped row ada of") })
         #expect(try database.source("notes").getAll(AllObjectsQuery()).get() == [ada, grace])
     }
 
@@ -72,7 +78,9 @@ import Testing
         #expect(error.code == .mappingFailed)
         #expect(error.message.contains("row grace of"))
         let skipping = try database.source(undecodableRows: .skip)
-        #expect(try skipping.getAll(AllObjectsQuery()).get() == [ada, alan])
+        let (read, diagnostics) = try capturingDiagnostics { try skipping.getAll(AllObjectsQuery()).get() }
+        #expect(read == [ada, alan])
+        #expect(diagnostics.contains { $0.hasPrefix("InteractorsSQLite: skipped row grace of") })
         #expect(raw.execute("UPDATE notes SET value = '' WHERE id = 'grace'") == 0)
         #expect(try skipping.getAll(AllObjectsQuery()).get() == [ada, alan])
         #expect(failing.getAll(IdsQuery(["alan", "grace"])).dataError?.message.contains("row grace of") == true)

@@ -58,6 +58,24 @@ import TestThreads
         #expect(stored.contains(ada))
     }
 
+    @Test func openingASourceOnAnExistingTableDoesNotWaitForAnotherProcesssWrite() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("app.sqlite")
+        do {
+            _ = try SQLiteDataSource<Note>(database: SQLiteDatabase(fileURL: url), table: "notes").put(ada).get()
+        }
+        let child = try SQLiteFixture.start(["hold", url.path, "0"])
+        defer { child.kill() }
+        #expect(child.waitForLine { $0 == "holding" || $0.hasPrefix("error") } == "holding")
+        // The child holds the write lock (BEGIN IMMEDIATE) until it is killed.
+        let clock = ContinuousClock()
+        let start = clock.now
+        let notes = try SQLiteDataSource<Note>(database: SQLiteDatabase(fileURL: url), table: "notes")
+        let opened = clock.now - start
+        #expect(opened < .seconds(1), "opening took \(opened)")
+        #expect(try notes.getAll(AllObjectsQuery()).get() == [ada])
+    }
+
     @Test func aChildKilledInsideATransactionLeavesNoneOfItAndTheDatabaseWritable() throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("app.sqlite")

@@ -7,25 +7,30 @@ import InteractorsSQLite
 import TestThreads
 import Testing
 
-/// `observe(_:on:_:)`: the query's answer at once, then after every committed write to the table, in commit
-/// order, never half a transaction; nothing once cancelled.
+/// `observe(_:on:_:)`: the query's answer at once, then committed states in commit order, never half a
+/// transaction, never going back, the last always told; an observer busy meanwhile is told at most two states
+/// once free; nothing once cancelled.
 @Suite(.onThreadsOfTheirOwn) struct SQLiteDataSourceObservingTests {
     @Test(arguments: DatabaseKind.allCases)
-    func theObserverHearsTheValuesFirstThenEachCommitInOrder(kind: DatabaseKind) throws {
+    func theObserverHearsTheValuesFirstThenEachCommitItWaitsFor(kind: DatabaseKind) throws {
         let database = try kind.make()
         let notes = try database.notes([ada])
         let heard = Heard<Note>()
         let observation = notes.observe(AllObjectsQuery(), on: DispatchQueue(label: "observer")) { heard.append($0) }
         #expect(heard.wait(for: 1) == [[ada]])
         _ = try notes.put(grace).get()
+        #expect(heard.waitUntil { $0.last == [ada, grace] }.last == [ada, grace])
         try notes.delete(IdQuery("ada")).get()
+        #expect(heard.waitUntil { $0.last == [grace] }.last == [grace])
         _ = try notes.putAll([alan, ada]).get()
-        #expect(heard.wait(for: 4) == [[ada], [ada, grace], [grace], [grace, alan, ada]])
+        #expect(heard.waitUntil { $0.last == [grace, alan, ada] }.last == [grace, alan, ada])
+        // Each commit waited for was told once (none was skipped: none came while the observer was busy).
+        #expect(heard.values == [[ada], [ada, grace], [grace], [grace, alan, ada]])
         withExtendedLifetime(observation) {}
     }
 
     @Test(arguments: DatabaseKind.allCases)
-    func writesIssuedBackToBackAreToldInCommitOrderEndingWithTheLast(kind: DatabaseKind) throws {
+    func writesCommittedTogetherAreToldTogether(kind: DatabaseKind) throws {
         let database = try kind.make()
         let notes = try database.notes([])
         let heard = Heard<Note>()
@@ -37,7 +42,8 @@ import Testing
         try writer.letGo()
         for write in writes { _ = try write.get() }
         _ = try notes.put(ada).get()
-        #expect(heard.wait(for: 3) == [[], [ada, grace, alan], [ada, grace, alan]])
+        #expect(heard.waitUntil { $0.last == [ada, grace, alan] }.last == [ada, grace, alan])
+        #expect(heard.values.allSatisfy { $0 == [] || $0 == [ada, grace, alan] })
         withExtendedLifetime(observation) {}
     }
 
@@ -74,6 +80,7 @@ import Testing
             try transaction.delete(IdQuery("ada"), in: notes)
             try transaction.put(alan, in: notes)
         }.get()
+        #expect(heard.waitUntil { $0.last == [grace, alan] }.last == [grace, alan])
         // A failed transaction is not told.
         _ =
             database.database.write { transaction in
@@ -81,7 +88,8 @@ import Testing
                 throw BodyError(reason: "no")
             }.error
         _ = try notes.put(ada).get()
-        #expect(heard.wait(for: 3) == [[], [grace, alan], [grace, alan, ada]])
+        // Never a state inside the transaction, nor the failed one's.
+        #expect(heard.waitUntil { $0.last == [grace, alan, ada] } == [[], [grace, alan], [grace, alan, ada]])
         withExtendedLifetime(observation) {}
     }
 
@@ -104,10 +112,48 @@ import Testing
         _ = try archive.put(alan).get()
         let revised = Note(id: "ada", text: "Bernoulli", revision: 1)
         _ = try sameTable.put(revised).get()
+        #expect(one.waitUntil { $0.last == [revised] }.last == [revised])
+        #expect(pinned.waitUntil { $0.last == [revised] }.last == [revised])
         try notes.delete(IdQuery("ada")).get()
-        #expect(one.wait(for: 3) == [[ada], [revised], []])
-        #expect(pinned.wait(for: 3) == [[], [revised], []])
+        #expect(one.waitUntil { $0.count == 3 } == [[ada], [revised], []])
+        #expect(pinned.waitUntil { $0.count == 3 } == [[], [revised], []])
         withExtendedLifetime(observations) {}
+    }
+
+    @Test(arguments: DatabaseKind.allCases)
+    func aBusyObserverIsToldAtMostTwoStatesOnceFreeTheNewestLast(kind: DatabaseKind) throws {
+        let database = try kind.make()
+        let notes = try database.notes([])
+        let heard = Heard<Note>()
+        let busy = DispatchSemaphore(value: 0)
+        let entered = DispatchSemaphore(value: 0)
+        let observation = notes.observe(AllObjectsQuery(), on: .immediate) { result in
+            if heard.values.isEmpty {
+                entered.signal()
+                _ = busy.wait(timeout: .now() + 60)  // the first answer's handler is slow
+            }
+            heard.append(result)
+        }
+        #expect(entered.wait(timeout: .now() + 30) == .success)
+        let all = (0..<50).map { Note(id: "\($0)", text: "n") }
+        for note in all { _ = try notes.put(note).get() }
+        busy.signal()
+        let answers = heard.waitUntil { $0.last == all }
+        #expect(answers.first == [])
+        #expect(answers.last == all)
+        #expect(answers.count <= 3, "\(answers.map(\.count))")
+        withExtendedLifetime(observation) {}
+    }
+
+    @Test func anObserversReadsDoNotWaitForTheWriter() throws {
+        let database = try DatabaseKind.file.make()
+        let notes = try database.notes([ada])
+        let writer = HeldWriter(database.database)
+        let heard = Heard<Note>()
+        let observation = notes.observe(AllObjectsQuery(), on: .immediate) { heard.append($0) }
+        #expect(heard.wait(for: 1) == [[ada]])
+        try writer.letGo()
+        withExtendedLifetime(observation) {}
     }
 
     @Test func afterCancelReturnsNoCallStarts() throws {

@@ -97,7 +97,7 @@ import Testing
     // MARK: Misuse
 
     // Exit tests exist on macOS and Linux (not on iOS, tvOS, watchOS, visionOS).
-    #if os(macOS) || os(Linux)
+    #if compiler(>=6.2) && (os(macOS) || os(Linux))
     @Test func jitterAboveOneStopsWithAClearMessage() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Response<Int>.retry(times: 1, jitter: 1.5) { Response(value: 1) }

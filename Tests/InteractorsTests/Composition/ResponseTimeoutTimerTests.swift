@@ -1,4 +1,5 @@
 import Dispatch
+import TestThreads
 import Testing
 
 @testable import Interactors
@@ -52,5 +53,33 @@ import Testing
         }
         #expect(timed == nil)
         withExtendedLifetime(source) {}
+    }
+
+    @Test func timeoutsMadeAndSettledOneAfterAnotherWakeTheTimerThreadRarely() {
+        // The timer thread runs, parked until a deadline 600 s away.
+        let (first, firstResolver) = Response<Int>.makePending(callbackQueue: .immediate)
+        let firstTimed = first.timeout(after: .seconds(600))
+        firstResolver.succeed(0)
+        let wakeUpsBefore = DeadlineTimer.shared.wakeUpCounts
+        let switchesBefore = contextSwitches(ofThreadsNamed: "ix.timer")
+        for index in 0..<20_000 {
+            let (response, resolver) = Response<Int>.makePending(callbackQueue: .immediate)
+            let timed = response.timeout(after: .seconds(600))
+            resolver.succeed(index)
+            withExtendedLifetime(timed) {}
+        }
+        let wakeUpsAfter = DeadlineTimer.shared.wakeUpCounts
+        let switchesAfter = contextSwitches(ofThreadsNamed: "ix.timer")
+        // Other tests' earlier deadlines wake it too, a few times.
+        #expect(wakeUpsAfter.forDeadlines - wakeUpsBefore.forDeadlines < 2_000)
+        // Its context switches too, when other tests left it idle meanwhile: while it runs their jobs (thousands,
+        // when a slow run, under a sanitizer, overlaps stress tests that drop resolvers or time out) it also
+        // waits for its lock, which this loop takes 40,000 times, and each such wait is a switch. The process as a
+        // whole is measured alone in the benchmarks (`threads-timeouts-one-by-one-20000`).
+        let others = (wakeUpsAfter.forJobs - wakeUpsBefore.forJobs) + (wakeUpsAfter.onTime - wakeUpsBefore.onTime)
+        if let switchesBefore, let switchesAfter, others == 0 {
+            #expect(switchesAfter - switchesBefore < 2_000)
+        }
+        withExtendedLifetime(firstTimed) {}
     }
 }

@@ -95,4 +95,33 @@ private final class DeinitReportingQueue: CallbackQueue {
     deinit { onDeinit() }
 
     func schedule(_ job: @escaping @Sendable () -> Void) { job() }
+
+}
+
+/// A queue that switches the process default to `.immediate` when it is handed a job, and drops the job.
+private final class DefaultSwitchingQueue: CallbackQueue {
+    func schedule(_ job: @escaping @Sendable () -> Void) {
+        DefaultCallbackQueue.set(.immediate)
+    }
+}
+
+extension DefaultCallbackQueueTests {
+    @Test func aTimedOutHandlerOnDefaultGoesWhereDefaultStoodWhenTheTimerThreadHandedItOut() {
+        let chosen = ManualCallbackQueue()
+        DefaultCallbackQueue.set(chosen)
+        defer { DefaultCallbackQueue.set(.main) }
+        // Handed its job first, it switches the default to `.immediate` before the `.default` handler is handed out.
+        let switching = DefaultSwitchingQueue()
+        let ran = Recorder<Bool>()
+        let (slow, resolver) = Response<Int>.makePending(callbackQueue: .immediate)
+        let timed = slow.timeout(after: .milliseconds(10), callbackQueue: .immediate)
+        timed.onFailure(on: switching) { _ in }
+        timed.onFailure(on: .default) { _ in ran.record(true) }
+        #expect(eventually { chosen.pendingJobs == 1 })
+        #expect(ran.elements.isEmpty)  // not run on the timer thread
+        DefaultCallbackQueue.set(.main)
+        #expect(chosen.runAll() == 1)
+        #expect(ran.elements == [true])
+        withExtendedLifetime(resolver) {}
+    }
 }

@@ -62,6 +62,37 @@ import Testing
         let ranOnTheMainQueue = try blockOnTheMainQueue(for: Response(on: ui) { DispatchQueue.main.isCurrent })
         #expect(ranOnTheMainQueue)
     }
+
+    /// Many blocked waits begin and end at once, on the main queue and on other threads (each registers with the
+    /// list of blocked callers, then leaves it), while other threads schedule main-queue work and move `flatMap`s
+    /// on (each wakes every registered caller): the list is read and changed at once, thousands of times. Run
+    /// under ThreadSanitizer, it must report nothing.
+    @MainActor
+    @Test func manyBlockingWaitsWhileOtherThreadsWakeThem() throws {
+        let schedulers = (0..<3).map { _ in
+            TestThread {
+                for round in 0..<1_500 {
+                    Response(value: round).onCompletion(on: .main) { _ in }
+                    _ = Response(value: round).flatMap { Response(value: $0) }
+                }
+            }
+        }
+        let waiters = (0..<6).map { waiter in
+            TestThread {
+                for round in 0..<300 {
+                    // Composed: a caller blocked on it registers with the list, whatever its thread.
+                    let composed = Response(on: DispatchQueue.global()) { round }.map { $0 + waiter }
+                    _ = try? composed.get(timeout: .seconds(10))
+                }
+            }
+        }
+        for round in 0..<300 {
+            let (response, resolver) = Response<Int>.makePending()
+            Response(on: DispatchQueue.global()) { round }.onCompletion(on: .main) { resolver.succeed($0) }
+            #expect(try response.get(timeout: .seconds(10)) == round)
+        }
+        for thread in schedulers + waiters { thread.join() }
+    }
 }
 
 /// Blocks the main queue on work queued to the main queue, which the blocked caller runs itself.

@@ -20,6 +20,15 @@ import Testing
         #expect(answers == Array(repeating: false, count: SpinCredit.failurePenalty) + [true])
     }
 
+    @Test func waitersThatParkAtOnceTogetherPayBackNoMoreThanWasOwed() {
+        for _ in 0..<200 {
+            let credit = SpinCredit()
+            credit.record(paid: false)
+            TestThread.runConcurrently(8) { _ in _ = credit.shouldSpin() }
+            #expect(credit.current <= 0)
+        }
+    }
+
     @Test func aLongRunOfEitherKindIsForgottenWithinAFewDozenWaits() {
         let credit = SpinCredit()
         for _ in 0..<1_000 { credit.record(paid: false) }

@@ -21,5 +21,6 @@ extension BenchmarkCase {
             .storeRead,
             .presenterImmediate,
             .presenterSerialQueue,
-        ] + BenchmarkCase.scale + BenchmarkCase.stores + BenchmarkCase.storeListedWrites
+        ] + BenchmarkCase.scale + BenchmarkCase.libraryThreads + BenchmarkCase.stores
+            + BenchmarkCase.storeListedWrites + BenchmarkCase.sqliteThreadsAndObservers
 }

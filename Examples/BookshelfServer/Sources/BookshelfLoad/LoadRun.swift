@@ -1,0 +1,359 @@
+import Foundation
+import Histogram
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// A request the generator sends: its kind, its id, and for a PUT the title that makes its body unique.
+struct PlannedRequest {
+    enum Kind: String, CaseIterable, Codable {
+        case get = "GET", put = "PUT", delete = "DELETE"
+    }
+
+    var kind: Kind
+    var id: Int
+    var title: String
+    /// Whether its latency counts (sent during the measured part of the run).
+    var measured: Bool
+
+    var path: String { "/books/book-\(id)" }
+    var body: String { #"{"id":"book-\#(id)","title":"\#(title)","author":"BookshelfLoad"}"# }
+}
+
+/// One run of the load: what each connection sends next, and everything that came back. Confined to the one event
+/// loop all its connections run on, so it needs no lock.
+final class LoadRun {
+    let options: LoadOptions
+    let eventLoop: any EventLoop
+    let finished: EventLoopPromise<Void>
+
+    private var generators: [SplitMix]
+    private var sequence = 0
+    private var nextSeedID = 0
+    private var measuring: (start: NIODeadline, end: NIODeadline)?
+    private var measuredSent = 0
+    private var lastMeasuredCompletion: NIODeadline?
+    private var liveConnections = 0
+    private var acked = ""
+
+    // What came back.
+    var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+    var completed: [PlannedRequest.Kind: Int] = [:]
+    var statuses: [Int: Int] = [:]
+    var unexpected = 0
+    var unanswered = 0
+    var truncated = 0
+    var connectsRefused = 0
+    var closedByServer = 0
+    var shutdownSeen = false
+    var connectsAcceptedAfterShutdown = 0
+    var unmeasured = 0
+
+    init(options: LoadOptions, eventLoop: any EventLoop) {
+        self.options = options
+        self.eventLoop = eventLoop
+        self.finished = eventLoop.makePromise()
+        self.generators = (0..<options.connections).map { SplitMix(seed: options.seed &+ UInt64($0) &* 7919) }
+        if !options.seedBooks { startWarmup(now: .now()) }
+    }
+
+    /// Opens every connection.
+    func start() {
+        eventLoop.assertInEventLoop()
+        liveConnections = options.connections
+        for index in 0..<options.connections { connect(index) }
+    }
+
+    private func startWarmup(now: NIODeadline) {
+        let start = now + .nanoseconds(Int64(options.warmup * 1e9))
+        let end = start + .nanoseconds(Int64(options.duration * 1e9))
+        measuring = (start, end)
+        if let pid = options.serverPID {
+            let run = NIOLoopBound(self, eventLoop: eventLoop)
+            eventLoop.scheduleTask(deadline: start) { run.value.serverCPUAtStart = processCPUSeconds(pid) }
+            eventLoop.scheduleTask(deadline: end) { run.value.serverCPUAtEnd = processCPUSeconds(pid) }
+        }
+    }
+
+    private var serverCPUAtStart: Double?
+    private var serverCPUAtEnd: Double?
+
+    // MARK: Planning
+
+    /// The next request for connection `index`, or `nil` when the run is over for it.
+    func next(for index: Int) -> PlannedRequest? {
+        eventLoop.assertInEventLoop()
+        let now = NIODeadline.now()
+        sequence += 1
+        if options.seedBooks, nextSeedID < options.ids {
+            defer { nextSeedID += 1 }
+            if nextSeedID + 1 == options.ids { startWarmup(now: now) }
+            return PlannedRequest(kind: .put, id: nextSeedID, title: "seed-\(nextSeedID)", measured: false)
+        }
+        guard let (start, end) = measuring, now < end, measuredSent < options.requests else { return nil }
+        let measured = now >= start
+        if measured { measuredSent += 1 }
+        var generator = generators[index]
+        defer { generators[index] = generator }
+        let roll = Int(generator.next() % 100)
+        let kind: PlannedRequest.Kind =
+            roll < options.mix.get ? .get : roll < options.mix.get + options.mix.put ? .put : .delete
+        var id = Int(generator.next() % UInt64(options.ids))
+        if options.partitionIds {
+            // Only ids ≡ index (mod connections): no other connection writes them.
+            let connections = options.connections
+            id = id - id % connections + index
+            if id >= options.ids { id = index }
+        }
+        return PlannedRequest(kind: kind, id: id, title: "c\(index)-s\(sequence)", measured: measured)
+    }
+
+    // MARK: Outcomes
+
+    func answered(_ request: PlannedRequest, status: Int, sentAt: NIODeadline) {
+        let now = NIODeadline.now()
+        statuses[status, default: 0] += 1
+        let expected =
+            switch request.kind {
+            case .get: status == 200 || status == 404
+            case .put: status == 200
+            case .delete: status == 204
+            }
+        if !expected { unexpected += 1 }
+        if request.kind == .put, status == 200 {
+            acked += "ack\tbook-\(request.id)\t\(request.title)\n"
+        }
+        guard request.measured else {
+            unmeasured += 1
+            return
+        }
+        completed[request.kind, default: 0] += 1
+        let micros = UInt64(max(1, (now - sentAt).nanoseconds / 1000))
+        _ = histogram.record(micros)
+        lastMeasuredCompletion = now
+    }
+
+    /// The connection ended with `request` in flight: `sawResponse` when part of its answer had arrived.
+    func lost(_ request: PlannedRequest, sawResponse: Bool) {
+        if sawResponse { truncated += 1 } else { unanswered += 1 }
+        if request.kind == .put { acked += "maybe\tbook-\(request.id)\t\(request.title)\n" }
+    }
+
+    // MARK: Connections
+
+    func connect(_ index: Int) {
+        let run = NIOLoopBound(self, eventLoop: eventLoop)
+        let afterShutdown = shutdownSeen
+        ClientBootstrap(group: eventLoop)
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                    try channel.pipeline.syncOperations.addHandler(LoadConnection(run: run.value, index: index))
+                }
+            }
+            .connect(host: options.host, port: options.port)
+            .whenComplete { result in
+                let run = run.value
+                switch result {
+                case .success:
+                    if afterShutdown { run.connectsAcceptedAfterShutdown += 1 }
+                case .failure:
+                    run.connectsRefused += 1
+                    run.connectionEnded()
+                }
+            }
+    }
+
+    /// The server closed connection `index` (after an answer or with one in flight): reconnect while the run lasts.
+    func closedByServer(_ index: Int) {
+        closedByServer += 1
+        shutdownSeen = true
+        if let (_, end) = measuring, NIODeadline.now() >= end {
+            connectionEnded()
+        } else {
+            connect(index)
+        }
+    }
+
+    func connectionEnded() {
+        liveConnections -= 1
+        if liveConnections == 0 { finish() }
+    }
+
+    private func finish() {
+        if let file = options.ackedFile {
+            _ = FileManager.default.createFile(atPath: file, contents: Data(acked.utf8))
+        }
+        finished.succeed()
+    }
+
+    // MARK: The result
+
+    func result() -> LoadResult {
+        let start = measuring?.start ?? .now()
+        let seconds = max(1e-9, Double(((lastMeasuredCompletion ?? start) - start).nanoseconds) / 1e9)
+        let count = completed.values.reduce(0, +)
+        func ms(_ percentile: Double) -> Double { Double(histogram.valueAtPercentile(percentile)) / 1000 }
+        return LoadResult(
+            label: options.label,
+            connections: options.connections,
+            seconds: seconds,
+            requests: count,
+            throughput: Double(count) / seconds,
+            p50: ms(50),
+            p90: ms(90),
+            p99: ms(99),
+            p999: ms(99.9),
+            max: Double(histogram.max) / 1000,
+            byKind: Dictionary(uniqueKeysWithValues: completed.map { ($0.key.rawValue, $0.value) }),
+            statuses: Dictionary(uniqueKeysWithValues: statuses.map { (String($0.key), $0.value) }),
+            unexpected: unexpected,
+            unanswered: unanswered,
+            truncated: truncated,
+            connectsRefused: connectsRefused,
+            closedByServer: closedByServer,
+            connectsAcceptedAfterShutdown: connectsAcceptedAfterShutdown,
+            answeredInAll: statuses.values.reduce(0, +),
+            serverCPUMicrosPerRequest: serverCPUAtEnd.flatMap { end in
+                serverCPUAtStart.map { start in (end - start) * 1e6 / Double(max(1, count)) }
+            }
+        )
+    }
+}
+
+/// One keep-alive connection: sends a request, waits for its whole answer, sends the next.
+final class LoadConnection: ChannelInboundHandler {
+    typealias InboundIn = HTTPClientResponsePart
+    typealias OutboundOut = HTTPClientRequestPart
+
+    private let run: LoadRun
+    private let index: Int
+    private var inFlight: (request: PlannedRequest, sentAt: NIODeadline, status: Int?)?
+    private var closeAfterAnswer = false
+    private var closingOurselves = false
+
+    init(run: LoadRun, index: Int) {
+        self.run = run
+        self.index = index
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        sendNext(context)
+        context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            inFlight?.status = Int(head.status.code)
+            closeAfterAnswer = !head.isKeepAlive
+        case .body:
+            break
+        case .end:
+            guard let (request, sentAt, status) = inFlight else { return }
+            inFlight = nil
+            run.answered(request, status: status ?? 0, sentAt: sentAt)
+            if closeAfterAnswer {
+                context.close(promise: nil)
+            } else {
+                sendNext(context)
+            }
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A reset, or an answer cut short (the decoder's EOF error): the connection is over.
+        context.close(promise: nil)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if let (request, _, status) = inFlight {
+            run.lost(request, sawResponse: status != nil)
+            inFlight = nil
+        }
+        if closingOurselves {
+            run.connectionEnded()
+        } else {
+            run.closedByServer(index)
+        }
+        context.fireChannelInactive()
+    }
+
+    private func sendNext(_ context: ChannelHandlerContext) {
+        guard let request = run.next(for: index) else {
+            closingOurselves = true
+            context.close(promise: nil)
+            return
+        }
+        var head = HTTPRequestHead(
+            version: .http1_1,
+            method: request.kind == .get ? .GET : request.kind == .put ? .PUT : .DELETE,
+            uri: request.path
+        )
+        head.headers.add(name: "Host", value: run.options.host)
+        inFlight = (request, .now(), nil)
+        if request.kind == .put {
+            let body = ByteBuffer(string: request.body)
+            head.headers.add(name: "Content-Type", value: "application/json")
+            head.headers.add(name: "Content-Length", value: String(body.readableBytes))
+            context.write(wrapOutboundOut(.head(head)), promise: nil)
+            context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        } else {
+            context.write(wrapOutboundOut(.head(head)), promise: nil)
+        }
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+    }
+}
+
+/// What one run measured, as printed and as written to its JSON file.
+struct LoadResult: Codable {
+    var label: String
+    var connections: Int
+    var seconds: Double
+    var requests: Int
+    var throughput: Double
+    /// Latencies in milliseconds.
+    var p50: Double
+    var p90: Double
+    var p99: Double
+    var p999: Double
+    var max: Double
+    var byKind: [String: Int]
+    var statuses: [String: Int]
+    var unexpected: Int
+    var unanswered: Int
+    var truncated: Int
+    var connectsRefused: Int
+    var closedByServer: Int
+    var connectsAcceptedAfterShutdown: Int
+    /// Every answer received, measured or not (the seeding and warm-up included).
+    var answeredInAll: Int
+    /// The server's CPU time (user and system, all its threads) over the measured part, per measured request.
+    var serverCPUMicrosPerRequest: Double?
+
+    var summary: String {
+        let statuses = self.statuses.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        return """
+            \(label): \(requests) requests in \(String(format: "%.1f", seconds)) s = \(String(format: "%.0f", throughput)) req/s \
+            over \(connections) connections; latency p50 \(fmt(p50)) ms, p90 \(fmt(p90)) ms, p99 \(fmt(p99)) ms, \
+            p99.9 \(fmt(p999)) ms, max \(fmt(max)) ms\(serverCPUMicrosPerRequest.map { "; server CPU \(fmt($0)) µs a request" } ?? "")
+              answers: \(statuses) (\(answeredInAll) in all); unexpected \(unexpected), unanswered \(unanswered), \
+            truncated \(truncated); closed by the server \(closedByServer), connects refused \(connectsRefused), \
+            accepted after shutdown began \(connectsAcceptedAfterShutdown)
+            """
+    }
+}
+
+func fmt(_ value: Double) -> String { String(format: "%.2f", value) }
+
+/// The CPU time, user and system, that process `pid` has used so far, from `/proc/PID/stat`; nil elsewhere.
+func processCPUSeconds(_ pid: Int32) -> Double? {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let afterName = stat.lastIndex(of: ")")
+    else { return nil }
+    // After "pid (name)": state is field 3, utime field 14, stime field 15.
+    let fields = stat[stat.index(after: afterName)...].split(separator: " ")
+    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+}

@@ -64,13 +64,13 @@ let package = Package(
             path: "Tests/DataTestSupport"
         ),
         // The data-layer tests start a python3 REST server (Fixtures/rest_server.py) and a child process that
-        // opens the same file store (DataStoreFixture). The cache repository's tests run over every store that
-        // keeps its index, SQLite's included.
+        // opens the same file store or SQLite database (DataStoreFixture, SQLiteStoreFixture). The cache
+        // repository's tests run over every store that keeps its index, SQLite's included.
         .testTarget(
             name: "InteractorsDataTests",
             dependencies: [
                 "Interactors", "InteractorsData", "InteractorsSQLite", "InteractorsTestKit", "DataTestSupport",
-                "DataStoreFixture", "TestThreads",
+                "DataStoreFixture", "SQLiteStoreFixture", "TestThreads",
             ],
             exclude: ["Fixtures"]
         ),

@@ -122,6 +122,7 @@ private func syncAndGoOffline(_ server: LocalServer, _ remote: RESTDataSource<No
         "someone deleted \"tax\"; after a refresh: \(refreshed.map(\.id)), the database too: "
             + "\(try cache.getAll(AllObjectsQuery()).get().map(\.id))"
     )
+    try editWhileRefreshing(server, notes, cache)
 
     try signInAndRetry(server)
 
@@ -212,6 +213,30 @@ private func openAForeignFile(_ databaseURL: URL) throws {
         "opened with ifCorrupt: .moveAside: moved aside to \(aside.joined(separator: ", ")), reported "
             + "\(reports.withLock { $0.count }) time, and the cache starts over with "
             + "\(try fresh.getAll(AllObjectsQuery()).get().count) notes"
+    )
+}
+
+/// 4b. A slow refresh (the server holds its answer back) while the user adds a note: the refresh answers the
+/// server's older list, and the cache keeps the note: a read never undoes a write made after it was sent.
+private func editWhileRefreshing(
+    _ server: LocalServer,
+    _ notes: CacheRepository<Note>,
+    _ cache: SQLiteDataSource<Note>
+) throws {
+    func hold(_ method: String) throws {  // the fixture's switch: hold GET /notes back, or answer it
+        var request = URLRequest(url: server.baseURL.appendingPathComponent("__hold/notes"))
+        request.httpMethod = method
+        _ = try URLSession.shared.response(for: request).get()
+    }
+    try hold("POST")
+    let refreshing = notes.fetchAll(AllObjectsQuery(), operation: .mainSync)
+    Thread.sleep(forTimeInterval: 0.3)  // the server has taken its snapshot
+    _ = try notes.put(Note(id: "bread", text: "Buy bread")).get()
+    try hold("DELETE")
+    let refreshed = try refreshing.get()
+    print(
+        "a refresh sent before \"bread\" was added answered \(refreshed.value.map(\.id)); the cache kept it: "
+            + "\(try cache.getAll(AllObjectsQuery()).get().map(\.id)), as old as the refresh"
     )
 }
 #endif

@@ -4,6 +4,9 @@
 //   hammer <file>                 puts large notes one by one until killed, printing "put <i>" after each
 //   cache <file>                  opens the file with `corruptFile: .moveAside`, reads it twice and puts one note,
 //                                 then prints "count <n>" (what a cache does with a corrupt file)
+//   edit <file> <url> <put> <delete>
+//                                 through a CacheRepository over the REST server at <url> ("books") with the file
+//                                 as its cache, puts the book <put> and deletes the book <delete>, then "done"
 // A failure prints "error <DataError code>: <message>" and exits with status 1.
 import DataTestSupport
 import Foundation
@@ -41,6 +44,14 @@ do {
             say("put \(index)")
             index += 1
         }
+    case "edit":
+        let books = CacheRepository(
+            main: RESTDataSource<Note>(client: HTTPClient(baseURL: URL(string: arguments[3])!), path: "books"),
+            cache: source
+        )
+        _ = try books.put(Note(id: arguments[4], text: "put by another process")).get()
+        try books.delete(IdQuery(arguments[5])).get()
+        say("done")
     case "cache":
         _ = try source.getAll(AllObjectsQuery()).get()
         _ = try source.getAll(AllObjectsQuery()).get()

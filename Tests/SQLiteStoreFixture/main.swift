@@ -4,6 +4,9 @@
 //   hold <file> <milliseconds>     opens a write transaction, puts 50 notes in it, prints "holding", waits that
 //                                  long (0: until killed), then commits and prints "committed"
 //   read <file>                    prints "count <n>"
+//   edit <file> <url> <put> <delete>
+//                                  through a CacheRepository over the REST server at <url> ("books") with the table
+//                                  as its cache, puts the book <put> and deletes the book <delete>, then "done"
 //   fill <file> fsize|pages <n>    fills the disk inside one write body (see FullDisk.swift)
 //   group <file> fsize|pages <n>   fills it with one write of a group of three (see FullDisk.swift)
 //   threads <file>                 counts the threads 1,000 reads start (see ThreadCount.swift)
@@ -57,6 +60,14 @@ do {
             }
         }.get()
         say("committed")
+    case "edit":
+        let books = CacheRepository(
+            main: RESTDataSource<Note>(client: HTTPClient(baseURL: URL(string: arguments[3])!), path: "books"),
+            cache: notes
+        )
+        _ = try books.put(Note(id: arguments[4], text: "put by another process")).get()
+        try books.delete(IdQuery(arguments[5])).get()
+        say("done")
     case "read":
         say("count \(try notes.getAll(AllObjectsQuery()).get().count)")
     case "fill", "group":

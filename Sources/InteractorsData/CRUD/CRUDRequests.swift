@@ -103,38 +103,59 @@ public struct DeleteAllRequest<Value: Identifiable & Sendable>: InteractorReques
 
 // MARK: - What each request asks of a repository
 
-/// A CRUD request: one repository call.
+/// Any ``Repository``, as the six read and write requests are sent to it. A struct around the existential rather
+/// than the existential itself as a generic argument: the runtime's metadata for a composition of parameterized
+/// protocols, used as a generic argument, crashes on Linux (Swift 6.3).
+struct RepositoryBox<Value: Identifiable & Sendable>: Sendable where Value.ID: Sendable {
+    let repository: any Repository<Value>
+}
+
+/// A CRUD request: one repository call, on a `Target` (a ``RepositoryBox``, or a ``CacheRepository``).
 protocol RepositoryRequest: InteractorRequest {
-    associatedtype Value: Identifiable & Sendable where Value.ID: Sendable
-    func send(to repository: any Repository<Value>) -> Response<Output>
+    associatedtype Target: Sendable
+    func send(to repository: Target) -> Response<Output>
 }
 
 extension GetRequest: RepositoryRequest {
-    func send(to repository: any Repository<Value>) -> Response<Value> { repository.get(query, operation: operation) }
+    typealias Target = RepositoryBox<Value>
+
+    func send(to target: RepositoryBox<Value>) -> Response<Value> { target.repository.get(query, operation: operation) }
 }
 
 extension GetAllRequest: RepositoryRequest {
-    func send(to repository: any Repository<Value>) -> Response<[Value]> {
-        repository.getAll(query, operation: operation)
+    typealias Target = RepositoryBox<Value>
+
+    func send(to target: RepositoryBox<Value>) -> Response<[Value]> {
+        target.repository.getAll(query, operation: operation)
     }
 }
 
 extension PutRequest: RepositoryRequest {
-    func send(to repository: any Repository<Value>) -> Response<Value> { repository.put(value, operation: operation) }
+    typealias Target = RepositoryBox<Value>
+
+    func send(to target: RepositoryBox<Value>) -> Response<Value> { target.repository.put(value, operation: operation) }
 }
 
 extension PutAllRequest: RepositoryRequest {
-    func send(to repository: any Repository<Value>) -> Response<[Value]> {
-        repository.putAll(values, operation: operation)
+    typealias Target = RepositoryBox<Value>
+
+    func send(to target: RepositoryBox<Value>) -> Response<[Value]> {
+        target.repository.putAll(values, operation: operation)
     }
 }
 
 extension DeleteRequest: RepositoryRequest {
-    func send(to repository: any Repository<Value>) -> Response<Void> { repository.delete(query, operation: operation) }
+    typealias Target = RepositoryBox<Value>
+
+    func send(to target: RepositoryBox<Value>) -> Response<Void> {
+        target.repository.delete(query, operation: operation)
+    }
 }
 
 extension DeleteAllRequest: RepositoryRequest {
-    func send(to repository: any Repository<Value>) -> Response<Void> {
-        repository.deleteAll(query, operation: operation)
+    typealias Target = RepositoryBox<Value>
+
+    func send(to target: RepositoryBox<Value>) -> Response<Void> {
+        target.repository.deleteAll(query, operation: operation)
     }
 }

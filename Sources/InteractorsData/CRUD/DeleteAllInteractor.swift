@@ -2,11 +2,11 @@ public import Interactors
 
 /// The use case "delete many values": a repository `deleteAll`, run on a queue of your choice.
 public struct DeleteAllInteractor<Value: Identifiable & Sendable>: Sendable where Value.ID: Sendable {
-    private let useCase: RepositoryUseCase<Value>
+    private let useCase: RepositoryUseCase<RepositoryBox<Value>>
 
     /// A use case deleting from `repository`, its work started on `queue`.
     public init(repository: some Repository<Value>, queue: some CallbackQueue) {
-        self.useCase = RepositoryUseCase(repository, queue)
+        self.useCase = RepositoryUseCase(RepositoryBox(repository: repository), queue)
     }
 
     /// Deletes every value `query` selects, with ``RepositoryOperation/mainSync`` unless told otherwise. Deleting

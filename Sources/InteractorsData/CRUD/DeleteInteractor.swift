@@ -7,11 +7,11 @@ public import Interactors
 /// try deleteNote.execute(id: "n1").get()
 /// ```
 public struct DeleteInteractor<Value: Identifiable & Sendable>: Sendable where Value.ID: Sendable {
-    private let useCase: RepositoryUseCase<Value>
+    private let useCase: RepositoryUseCase<RepositoryBox<Value>>
 
     /// A use case deleting from `repository`, its work started on `queue`.
     public init(repository: some Repository<Value>, queue: some CallbackQueue) {
-        self.useCase = RepositoryUseCase(repository, queue)
+        self.useCase = RepositoryUseCase(RepositoryBox(repository: repository), queue)
     }
 
     /// Deletes the value `query` selects, with ``RepositoryOperation/mainSync`` unless told otherwise.

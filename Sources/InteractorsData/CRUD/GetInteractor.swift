@@ -7,11 +7,11 @@ public import Interactors
 /// let note = try await getNote.execute(id: "n1").value
 /// ```
 public struct GetInteractor<Value: Identifiable & Sendable>: Sendable where Value.ID: Sendable {
-    private let useCase: RepositoryUseCase<Value>
+    private let useCase: RepositoryUseCase<RepositoryBox<Value>>
 
     /// A use case reading from `repository`, its work started on `queue`.
     public init(repository: some Repository<Value>, queue: some CallbackQueue) {
-        self.useCase = RepositoryUseCase(repository, queue)
+        self.useCase = RepositoryUseCase(RepositoryBox(repository: repository), queue)
     }
 
     /// The one value `query` selects; reads with ``RepositoryOperation/cacheSync`` unless told otherwise.

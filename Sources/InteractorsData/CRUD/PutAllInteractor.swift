@@ -2,11 +2,11 @@ public import Interactors
 
 /// The use case "store many values": a repository `putAll`, run on a queue of your choice.
 public struct PutAllInteractor<Value: Identifiable & Sendable>: Sendable where Value.ID: Sendable {
-    private let useCase: RepositoryUseCase<Value>
+    private let useCase: RepositoryUseCase<RepositoryBox<Value>>
 
     /// A use case writing to `repository`, its work started on `queue`.
     public init(repository: some Repository<Value>, queue: some CallbackQueue) {
-        self.useCase = RepositoryUseCase(repository, queue)
+        self.useCase = RepositoryUseCase(RepositoryBox(repository: repository), queue)
     }
 
     /// Stores `values`, with ``RepositoryOperation/mainSync`` unless told otherwise; answers with what was

@@ -7,11 +7,11 @@ public import Interactors
 /// let saved = try saveNote.execute(note).get()
 /// ```
 public struct PutInteractor<Value: Identifiable & Sendable>: Sendable where Value.ID: Sendable {
-    private let useCase: RepositoryUseCase<Value>
+    private let useCase: RepositoryUseCase<RepositoryBox<Value>>
 
     /// A use case writing to `repository`, its work started on `queue`.
     public init(repository: some Repository<Value>, queue: some CallbackQueue) {
-        self.useCase = RepositoryUseCase(repository, queue)
+        self.useCase = RepositoryUseCase(RepositoryBox(repository: repository), queue)
     }
 
     /// Stores `value`, with ``RepositoryOperation/mainSync`` unless told otherwise; answers with what was

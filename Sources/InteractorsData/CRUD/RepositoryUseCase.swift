@@ -1,19 +1,22 @@
 import Interactors
 
-/// The one shape of the six CRUD interactors: a repository, and the queue their work starts on. Cancelling a
+/// The one shape of the CRUD interactors: a repository, and the queue their work starts on. Cancelling a
 /// response before the work starts means it never starts; after, it cancels the repository's response.
-struct RepositoryUseCase<Value: Identifiable & Sendable>: Sendable where Value.ID: Sendable {
-    let repository: any Repository<Value>
+///
+/// `Target` is what the requests are sent to: any ``Repository`` for the six that read and write, a
+/// ``CacheRepository`` for ``FetchInteractor`` and ``FetchAllInteractor``, which need its origin and ages.
+struct RepositoryUseCase<Target: Sendable>: Sendable {
+    let repository: Target
     let queue: any CallbackQueue
 
-    init(_ repository: some Repository<Value>, _ queue: some CallbackQueue) {
+    init(_ repository: Target, _ queue: some CallbackQueue) {
         self.repository = repository
         self.queue = queue
     }
 
     /// Starts `request`'s repository call on the queue.
     func execute<Request: RepositoryRequest>(_ request: Request) -> Response<Request.Output>
-    where Request.Value == Value {
+    where Request.Target == Target {
         Response<Void>(on: queue) {}.flatMap { [repository] in request.send(to: repository) }
     }
 }

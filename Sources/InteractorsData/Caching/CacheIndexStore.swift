@@ -14,11 +14,24 @@ public import Interactors
 /// - ``cachedList(forKey:)``: the list stored under a key, with the values it names, or nil.
 /// - ``applyCacheChange(_:)``: one ``CacheChange``, applied as **one transaction**: a reader sees all of it or
 ///   none of it, and a change that fails leaves everything as it was. Replacing a list is one such change.
+/// - ``writePosition()``, optionally: where the store is in its order of writes (see below). The default answers
+///   nil: the store keeps no order, and each read's answer is applied as it comes.
 ///
 /// Each read answers from one consistent state. The plain ``DataSource`` methods keep the index consistent too: a
 /// value removed by `delete` or `deleteAll` leaves every list and loses its time, `deleteAll(AllObjectsQuery())`
 /// drops every list, and `put` of a value forgets its stored-at time (nil: not stored by a repository).
-public protocol CacheIndexStore<Value>: GetDataSource, PutDataSource, DeleteDataSource {
+///
+/// ## A read never undoes a write made after it was sent
+///
+/// A repository reads the store's ``writePosition()`` before it sends a read to the main source, and applies the
+/// answer as a change with that ``CacheChange/readPosition``. A store that keeps an order of writes (every
+/// landed store: each put and delete takes the next position, and the store remembers which ids the latest
+/// writes touched, deletions included) applies such a change as of that position: an id put or deleted after it
+/// keeps what that write left (its value, its absence, its time), in the values and in every list the change
+/// sets; a change whose removal is ``CacheChange/Removal-swift.enum/allOthers`` (the list of everything) also
+/// keeps, in its list, the values put after the position. A position the store can no longer tell about (older
+/// than the writes it remembers, or of an order that started again) changes nothing.
+public protocol CacheIndexStore<Value>: DataSource {
     /// The values with `ids` that the store holds, in the order of `ids`, each with when it was stored.
     func cachedEntries(_ ids: [Value.ID]) -> Response<[CacheEntry<Value>]>
 
@@ -27,6 +40,18 @@ public protocol CacheIndexStore<Value>: GetDataSource, PutDataSource, DeleteData
 
     /// Applies `change` as one transaction; see ``CacheChange`` for its steps.
     func applyCacheChange(_ change: CacheChange<Value>) -> Response<Void>
+
+    /// Where the store is in its order of writes now: after every write whose response has succeeded. Nil for a
+    /// store that keeps no order (the default).
+    func writePosition() -> Response<CacheWritePosition?>
+}
+
+extension CacheIndexStore {
+    /// Nil: the store keeps no order of writes, and applies each read's answer as it comes, as before stores kept
+    /// one.
+    public func writePosition() -> Response<CacheWritePosition?> {
+        Response(value: nil)
+    }
 }
 
 /// A value a cache holds, and when a ``CacheRepository`` stored it (nil: unknown, such as a value put straight
@@ -69,6 +94,9 @@ public struct CachedList<Value: Identifiable & Sendable>: Sendable where Value.I
 /// 2. ``values`` are stored (inserted or replacing by id), each with ``date`` as its stored-at time.
 /// 3. If ``listKey`` is set, the list under it becomes the ids of ``values``, in order, stored at ``date``.
 /// 4. For each key in ``extendedListKeys`` whose list exists, the ids of ``values`` it lacks are appended to it.
+///
+/// A change with a ``readPosition`` is a read's answer: in a store that keeps an order of writes, each step
+/// leaves alone the ids written after that position (see ``CacheIndexStore``). One without is a write.
 public struct CacheChange<Value: Identifiable & Sendable>: Sendable where Value.ID: Sendable {
     /// Which values go before the change stores its own.
     public enum Removal: Sendable {
@@ -92,19 +120,24 @@ public struct CacheChange<Value: Identifiable & Sendable>: Sendable where Value.
     public var listKey: String?
     /// The keys of the lists that ``values`` join, if those lists exist.
     public var extendedListKeys: [String]
+    /// For a read's answer, where the store was in its order of writes when the read was sent
+    /// (``CacheIndexStore/writePosition()``): writes after it win over the answer. Nil for a write.
+    public var readPosition: CacheWritePosition?
 
-    /// A change made at `date`.
+    /// A change made at `date` (for a read's answer, when the read was sent).
     public init(
         date: Date,
         removal: Removal = .nothing,
         values: [Value] = [],
         listKey: String? = nil,
-        extendedListKeys: [String] = []
+        extendedListKeys: [String] = [],
+        readPosition: CacheWritePosition? = nil
     ) {
         self.date = date
         self.removal = removal
         self.values = values
         self.listKey = listKey
         self.extendedListKeys = extendedListKeys
+        self.readPosition = readPosition
     }
 }

@@ -4,11 +4,19 @@ import Interactors
 /// A plain data source used as a ``CacheRepository``'s cache: the repository's lists and times are kept here, in
 /// memory, and the values in the source. A change is several calls to the source, not one transaction; a cache
 /// that needs more adopts ``CacheIndexStore``.
+///
+/// It keeps an order of the writes made through it (this repository's), so a read's answer does not undo them;
+/// writes made to the source directly are not in it.
 final class UnindexedCache<Value: Identifiable & Sendable>: CacheIndexStore where Value.ID: Sendable {
-    private let base: any DataSource<Value>
-    private let index = LockedBox(CacheIndex<Value.ID>())
+    struct State {
+        var index = CacheIndex<Value.ID>()
+        var log = WriteLog<Value.ID>()
+    }
 
-    init(_ base: some DataSource<Value>) {
+    private let base: any DataSourceParts<Value>
+    private let state = LockedBox(State())
+
+    init(_ base: some DataSourceParts<Value>) {
         self.base = base
     }
 
@@ -18,33 +26,37 @@ final class UnindexedCache<Value: Identifiable & Sendable>: CacheIndexStore wher
     func getAll(_ query: any Query) -> Response<[Value]> { base.getAll(query) }
 
     func put(_ value: Value) -> Response<Value> {
-        base.put(value).map { [index] stored in
-            index.withLock { $0.storedAt[stored.id] = nil }
+        base.put(value).map { [state] stored in
+            state.withLock { state in state.written([stored.id], deleted: false) }
             return stored
         }
     }
 
     func putAll(_ values: [Value]) -> Response<[Value]> {
-        base.putAll(values).map { [index] stored in
-            index.withLock { index in for value in stored { index.storedAt[value.id] = nil } }
+        base.putAll(values).map { [state] stored in
+            state.withLock { state in state.written(stored.map(\.id), deleted: false) }
             return stored
         }
     }
 
     func delete(_ query: any Query) -> Response<Void> {
-        base.delete(query).map { [index] in
-            if let id = (query as? IdQuery<Value.ID>)?.id { index.withLock { $0.forget([id]) } }
+        base.delete(query).map { [state] in
+            if let id = (query as? IdQuery<Value.ID>)?.id { state.withLock { $0.written([id], deleted: true) } }
         }
     }
 
     func deleteAll(_ query: any Query) -> Response<Void> {
-        base.deleteAll(query).map { [index] in
-            if query is AllObjectsQuery { index.withLock { $0 = CacheIndex() } }
-            if let ids = (query as? IdsQuery<Value.ID>)?.ids { index.withLock { $0.forget(Set(ids)) } }
+        base.deleteAll(query).map { [state] in
+            if query is AllObjectsQuery { state.withLock { $0.forgetEverything() } }
+            if let ids = (query as? IdsQuery<Value.ID>)?.ids { state.withLock { $0.written(ids, deleted: true) } }
         }
     }
 
     // MARK: The index
+
+    func writePosition() -> Response<CacheWritePosition?> {
+        Response(value: state.withLock { $0.log.current })
+    }
 
     func cachedEntries(_ ids: [Value.ID]) -> Response<[CacheEntry<Value>]> {
         let found: Response<[Value]>
@@ -56,41 +68,39 @@ final class UnindexedCache<Value: Identifiable & Sendable>: CacheIndexStore wher
         } else {
             found = base.getAll(IdsQuery(ids))
         }
-        return found.map { [index] values in
-            let times = index.withLock { $0.storedAt }
-            return values.map { CacheEntry(value: $0, storedAt: times[$0.id]) }
+        return found.map { [state] values in
+            let index = state.withLock { $0.index }
+            return values.map { CacheEntry(value: $0, storedAt: index.time(of: $0.id)) }
         }
     }
 
     func cachedList(forKey key: String) -> Response<CachedList<Value>?> {
-        guard let (storedAt, ids) = index.withLock({ $0.lists[key].map { ($0.storedAt, $0.ids) } }) else {
+        guard let (storedAt, ids) = state.withLock({ $0.index.list(forKey: key).map { ($0.storedAt, $0.ids) } }) else {
             return Response(value: nil)
         }
         return cachedEntries(ids).map { CachedList(storedAt: storedAt, ids: ids, entries: $0) }
     }
 
     func applyCacheChange(_ change: CacheChange<Value>) -> Response<Void> {
-        removal(for: change).flatMap { [base, index] removed -> Response<Void> in
+        removal(for: change).flatMap { [base, state] removed -> Response<Void> in
+            let plan = state.withLock { $0.plan(change, removing: removed) }
+            guard let plan else { return Response(value: ()) }  // a read older than the writes kept in mind
             // One call where one value or id is concerned, so the source sees what a repository call means.
             let deletion: Response<Void>
-            switch (change.removal, removed.count) {
-            case (.all, _): deletion = base.deleteAll(AllObjectsQuery())
+            switch (change.removal, plan.removed.count) {
+            case (.all, _) where change.readPosition == nil: deletion = base.deleteAll(AllObjectsQuery())
             case (_, 0): deletion = Response(value: ())
-            case (_, 1): deletion = base.delete(IdQuery(removed[0]))
-            default: deletion = base.deleteAll(IdsQuery(removed))
+            case (_, 1): deletion = base.delete(IdQuery(plan.removed[0]))
+            default: deletion = base.deleteAll(IdsQuery(plan.removed))
             }
             return deletion.flatMap {
-                switch change.values.count {
+                switch plan.stored.count {
                 case 0: Response(value: ())
-                case 1: base.put(change.values[0]).map { _ in }
-                default: base.putAll(change.values).map { _ in }
+                case 1: base.put(plan.stored[0]).map { _ in }
+                default: base.putAll(plan.stored).map { _ in }
                 }
             }.map {
-                index.withLock { index in
-                    if case .all = change.removal { index = CacheIndex() }
-                    index.forget(Set(removed))
-                    index.record(change)
-                }
+                state.withLock { $0.record(change, plan) }
             }
         }
     }
@@ -98,11 +108,82 @@ final class UnindexedCache<Value: Identifiable & Sendable>: CacheIndexStore wher
     /// The ids `change` removes, read from the source for ``CacheChange/Removal-swift.enum/allOthers``.
     private func removal(for change: CacheChange<Value>) -> Response<[Value.ID]> {
         switch change.removal {
-        case .nothing, .all: return Response(value: [])
+        case .nothing: return Response(value: [])
         case .ids(let ids): return Response(value: ids)
-        case .allOthers:
-            let kept = Set(change.values.map(\.id))
-            return base.getAll(AllObjectsQuery()).map { $0.map(\.id).filter { !kept.contains($0) } }
+        case .all, .allOthers:
+            if case .all = change.removal, change.readPosition == nil { return Response(value: []) }
+            var keeping = Set<ExactID<Value.ID>>()
+            if case .allOthers = change.removal { for value in change.values { keeping.insert(ExactID(value.id)) } }
+            let kept = keeping
+            return base.getAll(AllObjectsQuery()).map { $0.map(\.id).filter { !kept.contains(ExactID($0)) } }
         }
+    }
+}
+
+// MARK: - What a change does
+
+extension UnindexedCache.State {
+    /// What a change does to the source: the ids it removes and the values it stores, those written after a read's
+    /// position left out; and the ids of the list it sets.
+    struct Plan {
+        var removed: [Value.ID]
+        var stored: [Value]
+        var listIDs: [Value.ID]
+    }
+
+    /// The plan of `change`, whose removal (read from the source) is `removed`; nil if it is a read this cache
+    /// can no longer tell about.
+    func plan(_ change: CacheChange<Value>, removing removed: [Value.ID]) -> Plan? {
+        guard let readPosition = change.readPosition else {
+            return Plan(removed: removed, stored: change.values, listIDs: change.values.map(\.id))
+        }
+        guard log.remembers(readPosition) else { return nil }
+        let sequence = readPosition.sequence
+        let isUntouched = { (id: Value.ID) in !log.wasWritten(id, after: sequence) }
+        // The ids put since the read was sent are held: they stay in the lists that name them.
+        let putSince = log.idsPut(after: sequence)
+        let held = Set(putSince.map(ExactID.init))
+        var listIDs = change.values.map(\.id).filter { isUntouched($0) || held.contains(ExactID($0)) }
+        if case .allOthers = change.removal {
+            var listed = Set(listIDs.map(ExactID.init))
+            for id in putSince where listed.insert(ExactID(id)).inserted { listIDs.append(id) }
+        }
+        return Plan(
+            removed: removed.filter(isUntouched),
+            stored: change.values.filter { isUntouched($0.id) },
+            listIDs: listIDs
+        )
+    }
+
+    /// Records what `change` did once the source did it: its writes in the order, its times and lists.
+    mutating func record(_ change: CacheChange<Value>, _ plan: Plan) {
+        if change.readPosition == nil {
+            if case .all = change.removal { forgetEverything() }
+            written(plan.removed, deleted: true)
+            written(plan.stored.map(\.id), deleted: false)
+        } else {
+            for id in plan.removed { index.forget(id) }
+            if case .all = change.removal { index.lists = [:] }
+        }
+        for value in plan.stored { index.setTime(change.date, of: value.id) }
+        if let key = change.listKey {
+            index.lists[ListKey(key)] = CacheIndex.List(storedAt: change.date, ids: plan.listIDs)
+        }
+        for key in change.extendedListKeys {
+            for value in plan.stored { index.append(value.id, toListWithKey: key) }
+        }
+    }
+
+    /// `ids` were put (their times forgotten: not stored by a repository) or deleted (gone from every list).
+    mutating func written(_ ids: [Value.ID], deleted: Bool) {
+        for id in ids {
+            if deleted { index.forget(id) } else { index.forgetTime(of: id) }
+            log.record(id, isDeletion: deleted)
+        }
+    }
+
+    mutating func forgetEverything() {
+        index = CacheIndex()
+        log.recordEverything()
     }
 }

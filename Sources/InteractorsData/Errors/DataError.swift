@@ -39,6 +39,11 @@ public struct DataError: Error, CustomStringConvertible {
         /// a URL, so ``RESTDataSource`` refuses it before sending anything.
         public static let invalidQuery = Code("invalidQuery")
 
+        /// A batch (`putAll`, `deleteAll` of an ``IdsQuery``) was applied in part: the ids in
+        /// ``DataError/failedIDs`` failed, every other one was stored or deleted. ``DataError/underlying`` is the
+        /// first failure. A batch where nothing was applied fails with its first failure instead.
+        public static let partiallyApplied = Code("partiallyApplied")
+
         /// The code's name.
         public var description: String { name }
     }
@@ -52,11 +57,31 @@ public struct DataError: Error, CustomStringConvertible {
     /// The error behind this one, if any: what a mapper threw, a decoding error, a system error.
     public let underlying: (any Error)?
 
-    /// Makes an error with `code`, a message, and the error behind it.
-    public init(code: Code, message: String, underlying: (any Error)? = nil) {
+    /// For ``Code/partiallyApplied``, the ids of the values the batch did not store or delete, in the batch's
+    /// order; empty for every other error.
+    public var failedIDs: [AnyHashable] {
+        get { failedIDStorage.ids }
+        set { failedIDStorage.ids = newValue }
+    }
+
+    /// `AnyHashable` is not `Sendable`; the ids it wraps are (every data source's `Value.ID` is).
+    private struct FailedIDs: @unchecked Sendable {
+        var ids: [AnyHashable]
+    }
+
+    private var failedIDStorage: FailedIDs
+
+    /// What a partly applied batch did apply, for a ``CacheRepository`` to keep: the values a `putAll` stored, as
+    /// the source answered them. Nil when the source did not say.
+    package var appliedValues: (any Sendable)?
+
+    /// Makes an error with `code`, a message, the error behind it, and, for ``Code/partiallyApplied``, the ids that
+    /// failed.
+    public init(code: Code, message: String, underlying: (any Error)? = nil, failedIDs: [AnyHashable] = []) {
         self.code = code
         self.message = message
         self.underlying = underlying
+        self.failedIDStorage = FailedIDs(ids: failedIDs)
     }
 
     /// `DataError.<code>: <message>`, and the underlying error when there is one.
@@ -76,5 +101,29 @@ extension DataError {
 
     package static func queryNotSupported(_ query: any Query, by source: String) -> DataError {
         DataError(code: .queryNotSupported, message: "\(source) cannot answer \(query)")
+    }
+
+    /// The failure of a batch over `ids` (in batch order) where the ids in `failures` failed, each with its error:
+    /// ``Code/partiallyApplied`` if some were applied, else the first failure; nil if none failed. `applied` is
+    /// what was applied, for ``appliedValues``.
+    package static func batch<ID: Hashable & Sendable>(
+        _ operation: String,
+        of ids: [ID],
+        in source: String,
+        failures: [(id: ID, error: any Error)],
+        applied: (any Sendable)? = nil
+    ) -> (any Error)? {
+        guard let first = failures.first else { return nil }
+        guard failures.count < ids.count else { return first.error }
+        let failed = failures.map(\.id)
+        var error = DataError(
+            code: .partiallyApplied,
+            message: "\(operation) applied \(ids.count - failed.count) of \(ids.count) in \(source); failed: "
+                + failed.map { "\($0)" }.joined(separator: ", "),
+            underlying: first.error,
+            failedIDs: failed.map { AnyHashable($0) }
+        )
+        error.appliedValues = applied
+        return error
     }
 }

@@ -21,7 +21,7 @@ import FoundationNetworking
 /// | `putAll(values)` | one `PUT` per value, in order |
 /// | `delete(IdQuery(id))` | `DELETE path/{id}` (200 or 204) |
 /// | `deleteAll(AllObjectsQuery())` | `DELETE path` |
-/// | `deleteAll(IdsQuery(ids))` | one `DELETE path/{id}` per id |
+/// | `deleteAll(IdsQuery(ids))` | one `DELETE path/{id}` per id, every one sent (a 404 counts as deleted) |
 ///
 /// Each id is put in the URL as exactly one path segment, percent-encoded (`"a/b"` is sent as `path/a%2Fb`); an
 /// id that is empty, `"."` or `".."` would name another resource, so the call fails with
@@ -109,13 +109,38 @@ where Value.ID: Sendable {
         return send(endpoint, for: query)
     }
 
-    /// One `PUT` per value, each sent once the one before has succeeded, so the server stores them in order;
-    /// answers with the stored values. The first failure fails the response and the rest are not sent; an
-    /// invalid id fails it before anything is sent.
+    /// One `PUT` per value, each sent once the one before has answered, so the server stores them in order;
+    /// answers with the stored values. Every value is sent, whatever the ones before it answered: when some fail,
+    /// the call fails with ``DataError/Code/partiallyApplied`` (``DataError/failedIDs`` the ids that failed,
+    /// ``DataError/underlying`` the first failure), or with the first failure when none was stored. An invalid id
+    /// fails it before anything is sent.
     public func putAll(_ values: [Value]) -> Response<[Value]> {
         if let invalid = invalid(values.map(\.id), in: IdsQuery(values.map(\.id))) { return Response(error: invalid) }
-        return values.reduce(Response(value: [])) { previous, value in
-            previous.flatMap { stored in put(value).map { stored + [$0] } }
+        typealias Outcome = (stored: [Value], failures: [(id: Value.ID, error: any Error)])
+        let sent = values.reduce(Response<Outcome>(value: ([], []))) { previous, value in
+            previous.flatMap { outcome in
+                put(value).then { result -> Response<Outcome> in
+                    switch result {
+                    case .success(let stored): return Response(value: (outcome.stored + [stored], outcome.failures))
+                    case .failure(let error) where HTTPClient.isCancellation(error): return Response(error: error)
+                    case .failure(let error):
+                        return Response(value: (outcome.stored, outcome.failures + [(value.id, error)]))
+                    }
+                }
+            }
+        }
+        return sent.map { [name] outcome in
+            let ids = values.map(\.id)
+            if let error = DataError.batch(
+                "putAll",
+                of: ids,
+                in: name,
+                failures: outcome.failures,
+                applied: outcome.stored
+            ) {
+                throw error
+            }
+            return outcome.stored
         }
     }
 
@@ -134,7 +159,17 @@ where Value.ID: Sendable {
         if let query = query as? IdQuery<Value.ID> { return delete(query) }
         guard let query = query as? IdsQuery<Value.ID> else { return unsupported(query) }
         if let invalid = invalid(query.ids, in: query) { return Response(error: invalid) }
-        return Response<[Void]>.all(query.ids.map { delete(IdQuery($0)) }).map { _ in }
+        // Every DELETE is sent, whatever the others answer; a 404 counts as deleted (it is gone either way).
+        let deletions = query.ids.map { id in
+            delete(IdQuery(id)).map { (any Error)?.none }.recover { error -> (any Error)? in
+                if HTTPClient.isCancellation(error) { throw error }
+                return error.isDataError(.notFound) ? nil : error
+            }
+        }
+        return Response<[(any Error)?]>.all(deletions).map { [name] errors in
+            let failures = zip(query.ids, errors).compactMap { id, error in error.map { (id: id, error: $0) } }
+            if let error = DataError.batch("deleteAll", of: query.ids, in: name, failures: failures) { throw error }
+        }
     }
 
     private var name: String {

@@ -75,19 +75,58 @@ extension CacheRepository {
 
     // MARK: From the main source
 
+    /// When a read of the main source was sent, and where the cache was in its order of writes just before: what
+    /// the cache keeps of the answer is applied as of then, so that no write made since is undone, and is as old
+    /// as the read.
+    struct ReadStamp: Sendable {
+        let position: CacheWritePosition?
+        let sentAt: Date
+
+        func change(
+            removal: CacheChange<Value>.Removal = .nothing,
+            values: [Value] = [],
+            listKey: String? = nil
+        ) -> CacheChange<Value> {
+            CacheChange(date: sentAt, removal: removal, values: values, listKey: listKey, readPosition: position)
+        }
+    }
+
+    /// Reads the cache's position, then stamps the read about to be sent. Nil if the cache could not say (its
+    /// failure is reported): the answer is then not kept, since it could undo a write.
+    private func stampRead(_ report: CacheFailureReport) -> Response<ReadStamp?> {
+        cache.writePosition().then { result in
+            switch result {
+            case .success(let position):
+                return Response(value: ReadStamp(position: position, sentAt: Date()))
+            case .failure(let error):
+                if HTTPClient.isCancellation(error) { return Response(error: error) }
+                report.report(error)
+                return Response(value: nil)
+            }
+        }
+    }
+
     /// `.mainSync` reads, and `.cacheSync` misses: the main source, stored in the cache; the cache when the main
     /// source cannot answer the query, or is unavailable.
     private func getFromMain(_ query: any Query, _ report: CacheFailureReport) -> Response<Fetched<Value>> {
+        stampRead(report).flatMap { [self] stamp in getFromMain(query, stamp, report) }
+    }
+
+    private func getFromMain(
+        _ query: any Query,
+        _ stamp: ReadStamp?,
+        _ report: CacheFailureReport
+    ) -> Response<Fetched<Value>> {
         let id = (query as? IdQuery<Value.ID>)?.id
         return main.get(query).then { [self] fetched in
             switch fetched {
             case .success(let value):
                 let answer = Fetched(value: value, origin: .main, storedAt: nil)
-                return store(CacheChange(date: Date(), values: [value]), report).map { answer }
+                return store(stamp?.change(values: [value]), report).map { answer }
             case .failure(let error) where error.isDataError(.notFound):
                 // The main source's word: the value is gone, from the cache too.
                 guard let id else { return Response(error: error) }
-                return store(CacheChange(date: Date(), removal: .ids([id])), report).map { throw error }
+                return store(stamp?.change(removal: .ids([id])), report).map { throw error }
             case .failure(let error) where error.isDataError(.queryNotSupported):
                 return cachedValue(for: query, id: id, origin: .cache, report, otherwise: error)
             case .failure(let error) where fallback(error):
@@ -99,12 +138,20 @@ extension CacheRepository {
     }
 
     private func getAllFromMain(_ query: any Query, _ report: CacheFailureReport) -> Response<Fetched<[Value]>> {
+        stampRead(report).flatMap { [self] stamp in getAllFromMain(query, stamp, report) }
+    }
+
+    private func getAllFromMain(
+        _ query: any Query,
+        _ stamp: ReadStamp?,
+        _ report: CacheFailureReport
+    ) -> Response<Fetched<[Value]>> {
         let key = (query as? any CacheKeyQuery)?.cacheKey
         return main.getAll(query).then { [self] fetched in
             switch fetched {
             case .success(let values):
                 let answer = Fetched(value: values, origin: .main, storedAt: nil)
-                return store(refresh(query, key: key, with: values), report).map { answer }
+                return store(stamp.map { refresh(query, key: key, with: values, $0) }, report).map { answer }
             case .failure(let error) where error.isDataError(.queryNotSupported) && key == nil:
                 return cache.getAll(query).then { [self] cached in
                     switch cached {
@@ -122,18 +169,23 @@ extension CacheRepository {
         }
     }
 
-    /// What the cache stores after the main source answered `values` to `query`.
-    private func refresh(_ query: any Query, key: String?, with values: [Value]) -> CacheChange<Value> {
-        guard let key else { return CacheChange(date: Date(), values: values) }
+    /// What the cache stores after the main source answered `values` to `query`, sent as `stamp` says.
+    private func refresh(
+        _ query: any Query,
+        key: String?,
+        with values: [Value],
+        _ stamp: ReadStamp
+    ) -> CacheChange<Value> {
+        guard let key else { return stamp.change(values: values) }
         var removal = CacheChange<Value>.Removal.nothing
         if query is AllObjectsQuery {
             removal = .allOthers  // everything the main source no longer has
         } else if let asked = (query as? IdsQuery<Value.ID>)?.ids ?? (query as? IdQuery<Value.ID>).map({ [$0.id] }) {
-            let answered = Set(values.map(\.id))
-            let gone = asked.filter { !answered.contains($0) }
+            let answered = Set(values.map { ExactID($0.id) })
+            let gone = asked.filter { !answered.contains(ExactID($0)) }
             if !gone.isEmpty { removal = .ids(gone) }
         }
-        return CacheChange(date: Date(), removal: removal, values: values, listKey: key)
+        return stamp.change(removal: removal, values: values, listKey: key)
     }
 
     // MARK: From the cache, in the main source's place
@@ -211,10 +263,11 @@ extension CacheRepository {
 
     // MARK: Storing
 
-    /// Applies `change` to the cache; a failure is reported, never the operation's: the main source's answer
-    /// stands.
-    func store(_ change: CacheChange<Value>, _ report: CacheFailureReport) -> Response<Void> {
-        cache.applyCacheChange(change).recover { error in
+    /// Applies `change` to the cache (nothing for nil); a failure is reported, never the operation's: the main
+    /// source's answer stands.
+    func store(_ change: CacheChange<Value>?, _ report: CacheFailureReport) -> Response<Void> {
+        guard let change else { return Response(value: ()) }
+        return cache.applyCacheChange(change).recover { error in
             if HTTPClient.isCancellation(error) { throw error }
             report.report(error)
         }

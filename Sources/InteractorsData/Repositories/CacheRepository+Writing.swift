@@ -5,7 +5,9 @@ public import Interactors
 //
 // `.mainSync` and `.cacheSync` write to the main source first and to the cache only once the main source has
 // succeeded, with what the main source answered (a server may add a revision or a timestamp). The cache's
-// failure never fails a write the main source took: it is reported, and the write is never sent again.
+// failure never fails a write the main source took: it is reported, and the write is never sent again. A batch
+// the main source applied in part (`partiallyApplied`) reaches the cache for what it applied: the values it
+// stored are kept, the ids it deleted evicted; the call then fails with the main source's error.
 
 extension CacheRepository {
     /// Stores `value` in the sources `operation` names; answers with what was stored.
@@ -17,12 +19,28 @@ extension CacheRepository {
         }
     }
 
-    /// Stores `values` in the sources `operation` names; answers with what was stored.
+    /// Stores `values` in the sources `operation` names; answers with what was stored. With `.mainSync` and
+    /// `.cacheSync`, when the main source stored only some of them (``DataError/Code/partiallyApplied``), the
+    /// cache keeps those it stored (all but ``DataError/failedIDs``) and the call fails with the main source's
+    /// error.
     public func putAll(_ values: [Value], operation: RepositoryOperation) -> Response<[Value]> {
         switch operation {
-        case .main: main.putAll(values)
-        case .cache: cache.putAll(values)
-        case .mainSync, .cacheSync: main.putAll(values).flatMap { [self] stored in keep(stored).map { stored } }
+        case .main: return main.putAll(values)
+        case .cache: return cache.putAll(values)
+        case .mainSync, .cacheSync:
+            return main.putAll(values).then { [self] stored in
+                switch stored {
+                case .success(let stored):
+                    return keep(stored).map { stored }
+                case .failure(let error as DataError) where error.code == .partiallyApplied:
+                    let failed = Set(error.failedIDs)
+                    let applied =
+                        error.appliedValues as? [Value] ?? values.filter { !failed.contains(AnyHashable($0.id)) }
+                    return keep(applied).map { throw error }
+                case .failure(let error):
+                    return Response(error: error)
+                }
+            }
         }
     }
 
@@ -55,28 +73,44 @@ extension CacheRepository {
         )
     }
 
-    /// Once the main source deleted (or never had) what `query` selects, evicts it from the cache.
+    /// Once the main source deleted (or never had) what `query` selects, evicts it from the cache; when it
+    /// deleted only some of an ``IdsQuery``'s ids (``DataError/Code/partiallyApplied``), evicts those and fails
+    /// with its error.
     private func deleteFromMain(_ deletion: Response<Void>, _ query: any Query) -> Response<Void> {
-        deletion.recover { error in
-            guard error.isDataError(.notFound) else { throw error }
-        }.flatMap { [self] in
-            let report = CacheFailureReport(onCacheFailure)
-            if query is AllObjectsQuery { return store(CacheChange(date: Date(), removal: .all), report) }
-            if let ids = (query as? IdsQuery<Value.ID>)?.ids ?? (query as? IdQuery<Value.ID>).map({ [$0.id] }) {
-                return store(CacheChange(date: Date(), removal: .ids(ids)), report)
+        deletion.then { [self] result -> Response<Void> in
+            switch result {
+            case .success:
+                return evict(query)
+            case .failure(let error) where error.isDataError(.notFound):
+                return evict(query)
+            case .failure(let error as DataError) where error.code == .partiallyApplied:
+                guard let ids = (query as? IdsQuery<Value.ID>)?.ids else { return Response(error: error) }
+                let failed = Set(error.failedIDs)
+                return evict(IdsQuery(ids.filter { !failed.contains(AnyHashable($0)) })).map { throw error }
+            case .failure(let error):
+                return Response(error: error)
             }
-            // Another query: the cache evicts what it selects. One the cache cannot answer empties it, the only way
-            // not to show what the main source deleted.
-            return cache.getAll(query).then { [self] selected in
-                switch selected {
-                case .success(let values):
-                    return store(CacheChange(date: Date(), removal: .ids(values.map(\.id))), report)
-                case .failure(let error) where error.isDataError(.queryNotSupported):
-                    return store(CacheChange(date: Date(), removal: .all), report)
-                case .failure(let error):
-                    report.report(error)
-                    return Response(value: ())
-                }
+        }
+    }
+
+    /// Evicts what `query` selects from the cache: the main source deleted it, or never had it.
+    private func evict(_ query: any Query) -> Response<Void> {
+        let report = CacheFailureReport(onCacheFailure)
+        if query is AllObjectsQuery { return store(CacheChange(date: Date(), removal: .all), report) }
+        if let ids = (query as? IdsQuery<Value.ID>)?.ids ?? (query as? IdQuery<Value.ID>).map({ [$0.id] }) {
+            return store(CacheChange(date: Date(), removal: .ids(ids)), report)
+        }
+        // Another query: the cache evicts what it selects. One the cache cannot answer empties it, the only way
+        // not to show what the main source deleted.
+        return cache.getAll(query).then { [self] selected in
+            switch selected {
+            case .success(let values):
+                return store(CacheChange(date: Date(), removal: .ids(values.map(\.id))), report)
+            case .failure(let error) where error.isDataError(.queryNotSupported):
+                return store(CacheChange(date: Date(), removal: .all), report)
+            case .failure(let error):
+                report.report(error)
+                return Response(value: ())
             }
         }
     }

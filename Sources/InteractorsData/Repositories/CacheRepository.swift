@@ -25,6 +25,16 @@ public import Interactors
 /// exactly what it answered; another key's list is replaced, and the ids an ``IdsQuery`` or ``IdQuery`` asked for
 /// that the main source no longer has are evicted.
 ///
+/// **A read never undoes a write made after it was sent.** What a read of the main source (`.mainSync`, or a
+/// `.cacheSync` miss) stores is applied as of the moment it was sent: a put or delete made meanwhile through a
+/// repository on the same cache (in this process or another, on the same file or database table) keeps what it
+/// left, in the values and in every list, and the read's lists and values are as old as the read (`storedAt` =
+/// when it was sent). The read still answers what the main source said. See ``CacheIndexStore``.
+///
+/// **Batches applied in part.** When the main source stored or deleted only some of a `putAll` or a `deleteAll` of
+/// an ``IdsQuery`` (``DataError/Code/partiallyApplied``), the cache keeps what it stored and evicts what it
+/// deleted, and the call fails with its error.
+///
 /// **Deletions reach the cache.** ``DataError/Code/notFound`` from the main source never falls back: the id is
 /// evicted from the cache and from every list, and a read fails with `notFound`; a delete succeeds (it is gone
 /// either way).
@@ -44,7 +54,7 @@ public import Interactors
 /// ask that one source as it is, without lists.
 public struct CacheRepository<Value: Identifiable & Sendable>: GetRepository, PutRepository, DeleteRepository
 where Value.ID: Sendable {
-    let main: any DataSource<Value>
+    let main: any DataSourceParts<Value>
     let cache: any CacheIndexStore<Value>
     let isValid: @Sendable (Value) -> Bool
     let maxAge: Duration?
@@ -65,8 +75,8 @@ where Value.ID: Sendable {
     ///     own ``DataError``, or any other error wrapped in ``DataError/Code/storageFailed``. By default, one line
     ///     on standard error.
     public init(
-        main: some DataSource<Value>,
-        cache: some DataSource<Value>,
+        main: some GetDataSource<Value> & PutDataSource<Value> & DeleteDataSource<Value>,
+        cache: some GetDataSource<Value> & PutDataSource<Value> & DeleteDataSource<Value>,
         isValid: @escaping @Sendable (Value) -> Bool = { _ in true },
         maxAge: Duration? = nil,
         fallback: @escaping @Sendable (any Error) -> Bool = CacheRepository.serverUnavailable,

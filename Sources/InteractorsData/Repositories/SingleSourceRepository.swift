@@ -8,10 +8,11 @@ public import Interactors
 public struct SingleSourceRepository<Value: Identifiable & Sendable>: GetRepository, PutRepository,
     DeleteRepository
 where Value.ID: Sendable {
-    private let source: any DataSource<Value>
+    private let source: any DataSourceParts<Value>
 
-    /// A repository over `source`.
-    public init(_ source: some DataSource<Value>) {
+    /// A repository over `source`: a ``DataSource``, or a type that adopts ``GetDataSource``, ``PutDataSource``
+    /// and ``DeleteDataSource`` one by one.
+    public init(_ source: some GetDataSource<Value> & PutDataSource<Value> & DeleteDataSource<Value>) {
         self.source = source
     }
 

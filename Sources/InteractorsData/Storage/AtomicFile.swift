@@ -10,7 +10,7 @@ import Musl
 
 /// Replaces a file's contents so that a reader, or a process restarted after a crash, sees either the old
 /// contents or the new, never a mix: the data goes to a temporary file in the same directory (named after the
-/// file, ending in `.tmp`), is flushed to the disk (`fsync`, or `F_FULLFSYNC` on Darwin), and the temporary file is renamed over the target
+/// file and the writer's process, ending in `.tmp`), is flushed to the disk (`fsync`, or `F_FULLFSYNC` on Darwin), and the temporary file is renamed over the target
 /// (a rename within one file system is atomic). The directory is then synced so the rename itself survives a
 /// power cut. A writer killed part-way leaves a stray `.tmp` file behind and the target untouched.
 ///
@@ -25,7 +25,7 @@ enum AtomicFile {
         } catch {
             throw DataError(code: .storageFailed, message: "cannot create \(directory.path)", underlying: error)
         }
-        let temporary = directory.appendingPathComponent("\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        let temporary = FileLocation.temporaryFile(for: url)
         let permissions = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.posixPermissions] as? NSNumber
         do {
             try writeAndSync(data, to: temporary.path, permissions: permissions.map { mode_t($0.uint16Value) })

@@ -11,15 +11,27 @@ public import Interactors
 /// ```
 ///
 /// - Every write replaces the file atomically: the new contents go to a temporary file next to it
-///   (`<file name>.<unique>.tmp`), are flushed with `fsync`, then renamed over it. A writer killed part-way
-///   leaves the stored file as it was; the next instance on the file removes its temporary file.
-/// - Several instances and several processes may use one file: every read-modify-write holds an exclusive
-///   `flock` on a lock file next to it (`<file name>.lock`), and reads the file again when another writer changed
-///   it, so no acknowledged write is lost.
+///   (`<file name>.<pid>-<random>.tmp`, named after the writer's process), are flushed with `fsync`, then renamed
+///   over it. A writer killed part-way leaves the stored file as it was; a later writer removes its temporary
+///   file, holding the exclusive lock, once it is certainly stale (that process is gone, or the file is more than
+///   an hour old); a live writer's is never touched, nor any other `.tmp` file (a `notes.json.backup.tmp`).
+/// - Several instances and several processes may use one file: a batch that writes holds an exclusive `flock`,
+///   one that only reads a shared one, so readers in several processes run at once and writers take turns. The
+///   lock is taken on the directory that holds the file (removing or replacing the lock file cannot break it;
+///   files in one directory therefore take turns writing) and on a lock file next to it (`<file name>.lock`),
+///   which is never followed if it is a symbolic link: every operation then fails with
+///   ``DataError/Code/storageFailed``, naming it. A batch reads the file again when another writer changed it, so
+///   no acknowledged write is lost.
 /// - A write keeps the file's permissions, and writes through a symbolic link: the file it names is replaced, and
 ///   the link stays a link.
 /// - Operations run off the caller's thread, in the order they were called: a `get` sees every `put` called
-///   before it. Writes that queue up meanwhile share one write, and each answers once its value is on disk.
+///   before it. Writes that queue up meanwhile share one write, and each answers once its value is on disk. The
+///   batches run on the library's own threads (at most four, named `ix.file-store`, shared by every file store of
+///   the process), never on Dispatch's global pool, so the app's own blocking work there does not hold them up.
+/// - A value that cannot be encoded (a `Double.nan` in it) fails alone: its `put` fails with
+///   ``DataError/Code/mappingFailed``, naming its id, and the writes and reads queued with it go through.
+/// - Ids are compared by their exact characters: two `String` ids whose Unicode scalars differ (`"café"` in NFC
+///   and in NFD) are two values, as in SQLite and on a server, though Swift's `==` calls them equal.
 /// - A missing file is an empty collection, created (with its directory) on the first write.
 /// - A file that is not a collection this source wrote (corrupt, truncated, another program's JSON) is what
 ///   ``CorruptFile-swift.enum`` says: by default every operation fails with ``DataError/Code/corruptStore``, naming
@@ -27,8 +39,7 @@ public import Interactors
 ///
 /// It answers the same queries as ``InMemoryDataSource``, and keeps a ``CacheRepository``'s lists and times in
 /// the same file (``CacheIndexStore``).
-public final class FileDataSource<Value: Codable & Identifiable & Sendable>: GetDataSource, PutDataSource,
-    DeleteDataSource
+public final class FileDataSource<Value: Codable & Identifiable & Sendable>: DataSource
 where Value.ID: Sendable {
     /// What a source does with a file that is not a collection it can read.
     public enum CorruptFile: Sendable, Hashable {
@@ -60,19 +71,38 @@ where Value.ID: Sendable {
         store.read { [name = store.name] in try $0.getAll(query, source: name) }
     }
 
-    /// Stores `value`, replacing any value with its id.
+    /// Stores `value`, replacing any value with its id. A value that cannot be encoded fails with
+    /// ``DataError/Code/mappingFailed`` naming its id, alone: the writes queued with it are stored.
     public func put(_ value: Value) -> Response<Value> {
-        store.write {
+        store.write { [store] in
+            if let failure = store.encodingFailures(of: [value]).first { throw failure.error }
             $0.put(value)
             return value
         }
     }
 
-    /// Stores `values`, in order, in one write.
+    /// Stores `values`, in order, in one write. Values that cannot be encoded are left out: the others are stored
+    /// and the call fails with ``DataError/Code/partiallyApplied`` (``DataError/failedIDs`` their ids,
+    /// ``DataError/underlying`` the first one's ``DataError/Code/mappingFailed``), or with that `mappingFailed`
+    /// if none could be.
     public func putAll(_ values: [Value]) -> Response<[Value]> {
-        store.write {
-            for value in values { $0.put(value) }
-            return values
+        store.write { [store] collection -> (stored: [Value], failures: [(id: Value.ID, error: any Error)]) in
+            let failures = store.encodingFailures(of: values)
+            if failures.count == values.count, let first = failures.first { throw first.error }
+            let failed = Set(failures.map { ExactID($0.id) })
+            let stored = failed.isEmpty ? values : values.filter { !failed.contains(ExactID($0.id)) }
+            for value in stored { collection.put(value) }
+            return (stored, failures.map { ($0.id, $0.error) })
+        }.map { [name = store.name] outcome in
+            let error = DataError.batch(
+                "putAll",
+                of: values.map(\.id),
+                in: name,
+                failures: outcome.failures,
+                applied: outcome.stored
+            )
+            if let error { throw error }
+            return outcome.stored
         }
     }
 
@@ -100,8 +130,18 @@ extension FileDataSource: CacheIndexStore {
         store.read { $0.cachedList(forKey: key) }
     }
 
-    /// Applies `change` in one atomic write of the file.
+    /// Applies `change` in one atomic write of the file; a value that cannot be encoded fails it with
+    /// ``DataError/Code/mappingFailed`` before anything changes.
     public func applyCacheChange(_ change: CacheChange<Value>) -> Response<Void> {
-        store.write { $0.apply(change) }
+        store.write { [store] in
+            if let failure = store.encodingFailures(of: change.values).first { throw failure.error }
+            $0.apply(change)
+        }
+    }
+
+    /// Where the file is in its order of writes, which the file keeps: every put and delete of every instance
+    /// on it, in this process or another, takes a position.
+    public func writePosition() -> Response<CacheWritePosition?> {
+        store.read { $0.log.current }
     }
 }

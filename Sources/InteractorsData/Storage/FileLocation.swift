@@ -1,5 +1,13 @@
 import Foundation
 
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// Where a ``FileDataSource``'s data really is, and the files around it: the symbolic link it may be given is
 /// followed to the file it names, and temporary or corrupt files go next to that file.
 enum FileLocation {
@@ -19,22 +27,60 @@ enum FileLocation {
         throw DataError(code: .storageFailed, message: "\(url.path) is a chain of more than 40 symbolic links")
     }
 
-    /// Whether `name` is a temporary file a writer of `fileName` made: `<file name>.<unique>.tmp`, the unique
-    /// part without a dot (so `notes.json.old.<unique>.tmp`, another file's, is not one).
-    static func isTemporaryFile(_ name: String, of fileName: String) -> Bool {
-        guard name.hasPrefix(fileName + "."), name.hasSuffix(".tmp") else { return false }
-        let unique = name.dropFirst(fileName.count + 1).dropLast(".tmp".count)
-        return !unique.isEmpty && !unique.contains(".")
+    /// A new temporary file for a write of `target`, next to it: `<file name>.<pid>-<random>.tmp`, so that the
+    /// writer that made it can be told alive or gone (``removeStaleTemporaryFiles(of:)``).
+    static func temporaryFile(for target: URL) -> URL {
+        let random = (0..<16).map { _ in String(UInt8.random(in: 0...15), radix: 16) }.joined()
+        return target.deletingLastPathComponent()
+            .appendingPathComponent("\(target.lastPathComponent).\(getpid())-\(random).tmp")
     }
 
-    /// Removes the temporary files a killed writer of `target` left. Called holding the lock, when no writer that
-    /// takes it can be half-way.
+    /// Who made the temporary file `name` of the file `fileName`: a writer of this version (its process id), one
+    /// of an earlier version (`<file name>.<UUID>.tmp`, written only under the exclusive lock), or nobody (any
+    /// other name, a user's `notes.json.backup.tmp` among them: never touched).
+    enum TemporaryFileMaker: Equatable {
+        case process(pid_t)
+        case earlierVersion
+    }
+
+    static func maker(ofTemporaryFile name: String, of fileName: String) -> TemporaryFileMaker? {
+        guard name.hasPrefix(fileName + "."), name.hasSuffix(".tmp") else { return nil }
+        let unique = name.dropFirst(fileName.count + 1).dropLast(".tmp".count)
+        let parts = unique.split(separator: "-", omittingEmptySubsequences: false)
+        if parts.count == 2, let pid = pid_t(parts[0]), pid > 0, parts[1].count == 16,
+            parts[1].allSatisfy({ $0.isHexDigit && !$0.isUppercase })
+        {
+            return .process(pid)
+        }
+        if UUID(uuidString: String(unique)) != nil, unique.count == 36 { return .earlierVersion }
+        return nil
+    }
+
+    /// Removes the temporary files of `target` that are certainly stale: made by a process that is gone
+    /// (`kill(pid, 0)` answers `ESRCH`), or older than an hour, or by an earlier version (which wrote them only
+    /// under the exclusive lock). Called holding the exclusive lock: a live writer of this version may still be
+    /// writing its own (on a file system where the lock did not hold), so those are left alone.
     static func removeStaleTemporaryFiles(of target: URL) {
         let directory = target.deletingLastPathComponent()
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
-        for name in names where isTemporaryFile(name, of: target.lastPathComponent) {
-            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        for name in names {
+            guard let maker = maker(ofTemporaryFile: name, of: target.lastPathComponent) else { continue }
+            let url = directory.appendingPathComponent(name)
+            switch maker {
+            case .earlierVersion:
+                break
+            case .process(let pid):
+                let isGone = kill(pid, 0) != 0 && errno == ESRCH
+                guard isGone || isOlderThanAnHour(url) else { continue }
+            }
+            try? FileManager.default.removeItem(at: url)
         }
+    }
+
+    private static func isOlderThanAnHour(_ url: URL) -> Bool {
+        guard let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
+        else { return false }
+        return Date().timeIntervalSince(modified) > 3600
     }
 
     /// Renames the corrupt file at `target` to `<name>.corrupt-<timestamp>` next to it; the new URL.

@@ -1,6 +1,10 @@
-import Dispatch
 import Foundation
 import Interactors
+
+/// The threads every ``FileDataSource`` of the process runs its batches on: at most four, named `ix.file-store`,
+/// started on demand and kept, off Dispatch's global pool (which the app's own blocking work can fill for tens of
+/// seconds). A store's batches run one at a time, in order, on whichever of them is free.
+let fileStoreThreads = WorkerPool(name: "ix.file-store", threads: 4)
 
 /// The file behind a ``FileDataSource``: a queue of operations, applied in call order, with the writes that
 /// queued up meanwhile committed together in one atomic write (group commit).
@@ -12,27 +16,34 @@ import Interactors
 /// the collection (an operation's body throws before it changes anything, so none needs a copy of its own) and
 /// encodes and writes it once.
 ///
-/// Every batch holds the exclusive lock on the file's sidecar (``FileLock``), from reading the file to replacing
-/// it, so other instances and other processes take turns instead of overwriting each other's changes. The
-/// collection read from the file is kept and reused only while the lock's token and the file's identity are the
-/// ones last seen, so another writer's change, or a file damaged on disk, is noticed.
+/// Every batch holds the file's lock (``FileLock``) from reading the file to replacing it: shared if it only reads,
+/// exclusive if it writes, so other instances and other processes take turns instead of overwriting each other's
+/// changes. The collection read from the file is kept and reused only while the lock's token and the file's
+/// identity are the ones last seen, so another writer's change, or a file damaged on disk, is noticed.
+///
+/// Batches run on ``fileStoreThreads``; at most one of a store's is scheduled at a time.
 final class FileStore<Value: Codable & Identifiable & Sendable>: @unchecked Sendable where Value.ID: Sendable {
-    // @unchecked Sendable: `cached`, `isFirstBatch` and `reportedCorruption` are read and written only by
-    // `commit`, which runs on the serial `queue`; `pending` is guarded by its own lock.
+    // @unchecked Sendable: `cached`, `hasCleanedUp` and `reportedCorruption` are read and written only by
+    // `commit`, and a store's commits never overlap (`queue.isScheduled`): each runs after the last one handed its
+    // turn over under `queue`'s lock, which orders their memory.
     let url: URL
     let name: String
     private let corruptFile: FileDataSource<Value>.CorruptFile
-    private let queue: DispatchQueue
-    private let pending = LockedBox([PendingOperation<Value>]())
+    private let queue = LockedBox(Queue())
     private var cached: (target: URL, identity: FileIdentity, token: [UInt8], collection: ValueCollection<Value>)?
-    private var isFirstBatch = true
+    private var hasCleanedUp = false
     private var reportedCorruption = false
+
+    private struct Queue {
+        var pending: [PendingOperation<Value>] = []
+        /// Whether a batch of this store is scheduled or running.
+        var isScheduled = false
+    }
 
     init(url: URL, corruptFile: FileDataSource<Value>.CorruptFile) {
         self.url = url
         self.name = "FileDataSource at \(url.path)"
         self.corruptFile = corruptFile
-        self.queue = DispatchQueue(label: "InteractorsData.FileDataSource \(url.lastPathComponent)")
     }
 
     /// Answers with what `body` reads from the collection, in call order with the other operations.
@@ -51,41 +62,76 @@ final class FileStore<Value: Codable & Identifiable & Sendable>: @unchecked Send
         _ body: @escaping @Sendable (inout ValueCollection<Value>) throws -> T
     ) -> Response<T> {
         let (response, resolver) = Response<T>.makePending()
-        pending.withLock { $0.append(PendingOperation(isWrite: isWrite, body: body, resolver: resolver)) }
-        queue.async { self.commit() }
+        let operation = PendingOperation(isWrite: isWrite, body: body, resolver: resolver)
+        let schedule = queue.withLock { queue in
+            queue.pending.append(operation)
+            let isIdle = !queue.isScheduled
+            queue.isScheduled = true
+            return isIdle
+        }
+        if schedule { fileStoreThreads.submit { self.runBatch() } }
         return response
+    }
+
+    /// Commits what is pending, then hands the turn to the next batch, or gives it up if nothing came meanwhile.
+    private func runBatch() {
+        let operations = queue.withLock { queue in
+            defer { queue.pending.removeAll() }
+            return queue.pending
+        }
+        commit(operations)
+        let again = queue.withLock { queue in
+            queue.isScheduled = !queue.pending.isEmpty
+            return queue.isScheduled
+        }
+        if again { fileStoreThreads.submit { self.runBatch() } }
     }
 
     // MARK: Committing a batch
 
-    /// Applies every pending operation in order, holding the lock; writes the file once if any write succeeded,
-    /// then answers.
-    private func commit() {
-        let operations = pending.withLock { pending in
-            defer { pending.removeAll() }
-            return pending
-        }
-        guard !operations.isEmpty else { return }
-        let hasWrites = operations.contains { $0.isWrite }
+    /// The file of a batch, locked, and its collection.
+    private struct Opened {
         let target: URL
         let lock: FileLock?
         let token: [UInt8]
         var collection: ValueCollection<Value>
-        do {
-            target = try FileLocation.resolve(url)
-            if hasWrites { try Self.createDirectory(of: target) }
-            lock = try FileLock.acquire(for: target, required: hasWrites)
-            if isFirstBatch, lock != nil {
-                // Holding the lock: no writer that takes it is half-way, so every temporary file is a leftover.
+    }
+
+    /// Resolves the file, takes its lock (exclusive for `hasWrites`, or to move a corrupt file aside) and loads its
+    /// collection.
+    private func open(forWriting hasWrites: Bool) throws -> Opened {
+        let target = try FileLocation.resolve(url)
+        if hasWrites { try Self.createDirectory(of: target) }
+        var exclusive = hasWrites
+        while true {
+            let lock = try FileLock.acquire(for: target, exclusive: exclusive, required: hasWrites)
+            if exclusive, lock != nil, !hasCleanedUp {
+                // Holding the exclusive lock: no writer that takes it is half-way.
                 FileLocation.removeStaleTemporaryFiles(of: target)
-                isFirstBatch = false
+                hasCleanedUp = true
             }
-            token = lock?.token() ?? []
-            collection = try load(target, token: token)
+            let token = lock?.token() ?? []
+            guard let collection = try load(target, token: token, exclusive: exclusive) else {
+                exclusive = true  // a corrupt file to move aside, under a shared lock: again, exclusive
+                continue
+            }
+            return Opened(target: target, lock: lock, token: token, collection: collection)
+        }
+    }
+
+    /// Applies `operations` in order, holding the lock; writes the file once if any write succeeded, then answers.
+    private func commit(_ operations: [PendingOperation<Value>]) {
+        guard !operations.isEmpty else { return }
+        var opened: Opened
+        do {
+            opened = try open(forWriting: operations.contains { $0.isWrite })
         } catch {
             for operation in operations { operation.fail(error) }
             return
         }
+        let (target, lock, token) = (opened.target, opened.lock, opened.token)
+        var collection = opened.collection
+        opened.collection = ValueCollection()  // one copy, changed in place
         var outcomes: [PendingOutcome] = []
         var firstWrite: Int?
         for operation in operations where !operation.isCancelled() {
@@ -94,6 +140,7 @@ final class FileStore<Value: Codable & Identifiable & Sendable>: @unchecked Send
             outcomes.append(outcome)
         }
         if let firstWrite {
+            collection.compact()  // the file refers to values by place
             do {
                 try save(collection, to: target, lock: lock)
             } catch {
@@ -113,9 +160,34 @@ final class FileStore<Value: Codable & Identifiable & Sendable>: @unchecked Send
 
     // MARK: Reading and writing the file
 
+    /// The values of `values` that cannot be encoded, each with its ``DataError/Code/mappingFailed``: checked by a
+    /// write before it changes anything, so that one bad value fails alone instead of the batch's whole file.
+    func encodingFailures(of values: [Value]) -> [(id: Value.ID, error: DataError)] {
+        let encoder = JSONEncoder()
+        var failures: [(id: Value.ID, error: DataError)] = []
+        for value in values {
+            do {
+                _ = try encoder.encode(value)
+            } catch {
+                failures.append(
+                    (
+                        value.id,
+                        DataError(
+                            code: .mappingFailed,
+                            message: "cannot encode \(Value.self) with id \(value.id) for \(url.path)",
+                            underlying: error
+                        )
+                    )
+                )
+            }
+        }
+        return failures
+    }
+
     /// The collection in `target`: the one kept from the last batch if nobody changed the file since, else read
-    /// from the file. Taken out of `cached`, so the batch changes it in place without copying it.
-    private func load(_ target: URL, token: [UInt8]) throws(DataError) -> ValueCollection<Value> {
+    /// from the file. Taken out of `cached`, so the batch changes it in place without copying it. Nil if the file
+    /// must be moved aside and the lock is not `exclusive`.
+    private func load(_ target: URL, token: [UInt8], exclusive: Bool) throws(DataError) -> ValueCollection<Value>? {
         let kept = cached
         cached = nil
         guard let identity = try FileIdentity(target) else { return ValueCollection() }
@@ -125,6 +197,7 @@ final class FileStore<Value: Codable & Identifiable & Sendable>: @unchecked Send
         do {
             return try StoredCollection<Value>.read(from: target)
         } catch let error where error.code == .corruptStore && corruptFile == .moveAside {
+            guard exclusive else { return nil }
             let destination = try FileLocation.moveAside(target)
             if !reportedCorruption {
                 reportedCorruption = true

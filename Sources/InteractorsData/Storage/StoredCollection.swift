@@ -1,14 +1,17 @@
 import Foundation
 
 /// The JSON a ``FileDataSource`` writes: a marker that says what the file is, a format version, the values in
-/// order, and, when a ``CacheRepository`` uses the file as its cache, the repository's index. The marker is how a
-/// foreign JSON file is told apart from a collection, so it is refused instead of being read as an empty one and
-/// overwritten.
+/// order, and, when a ``CacheRepository`` uses the file as its cache, the repository's index and the order of
+/// writes. The marker is how a foreign JSON file is told apart from a collection, so it is refused instead of
+/// being read as an empty one and overwritten.
 ///
-/// The index is optional and ignored by readers that predate it, so the version stays 1. It refers to values by
-/// their place in `values` (ids need not be `Codable`): `storedAt` holds one time per value (seconds since 1970,
-/// null when unknown) and each list its values' places, in list order.
-struct StoredCollection<Value: Codable>: Codable {
+/// The index and the order are optional and ignored by readers that predate them, so the version stays 1. The
+/// index refers to values by their place in `values` (ids need not be `Codable`): `storedAt` holds one time per
+/// value (seconds since 1970, null when unknown) and each list its values' places, in list order. Lists are kept
+/// by key in `lists`; a key that equals another one only by Swift's canonical equivalence (`"café"` in NFC and in
+/// NFD), which a JSON object decoded into a dictionary would merge, goes to `moreLists` instead. The order is
+/// described in ``Order``.
+struct StoredCollection<Value: Codable & Identifiable>: Codable {
     static var formatName: String { "InteractorsData.FileDataSource" }
     static var currentVersion: Int { 1 }
 
@@ -18,26 +21,34 @@ struct StoredCollection<Value: Codable>: Codable {
             var items: [Int]
         }
 
+        struct NamedList: Codable {
+            var key: String
+            var list: List
+        }
+
         var storedAt: [Double?]
         var lists: [String: List]
+        var moreLists: [NamedList]?
     }
 
     var format: String
     var version: Int
     var values: [Value]
     var cache: Index?
+    var order: Order?
 
-    init(values: [Value], cache: Index?) {
+    init(values: [Value], cache: Index?, order: Order?) {
         self.format = Self.formatName
         self.version = Self.currentVersion
         self.values = values
         self.cache = cache
+        self.order = order
     }
 }
 
 // MARK: - Reading and writing a file
 
-extension StoredCollection where Value: Identifiable {
+extension StoredCollection {
     /// The collection in the file at `url`; ``DataError/Code/corruptStore`` if it is not one this version reads.
     static func read(from url: URL) throws(DataError) -> ValueCollection<Value> {
         let data: Data
@@ -65,8 +76,10 @@ extension StoredCollection where Value: Identifiable {
         }
         var collection = ValueCollection(stored.values)
         let index = stored.cache.map(collection.restore)
+        let log = stored.order.map(collection.restore)
         let indexMatches = if case .some(nil) = index { false } else { true }
-        guard collection.count == stored.values.count, indexMatches else {
+        let orderMatches = if case .some(nil) = log { false } else { true }
+        guard collection.count == stored.values.count, indexMatches, orderMatches else {
             throw DataError(
                 code: .corruptStore,
                 message: "\(url.path) holds two values with one id, or a cache index that does not match its "
@@ -74,13 +87,20 @@ extension StoredCollection where Value: Identifiable {
             )
         }
         if case .some(.some(let index)) = index { collection.index = index }
+        if case .some(.some(let log)) = log { collection.log = log }
         return collection
     }
 
-    /// The file's contents for `collection`.
+    /// The file's contents for `collection` (compacted: the file refers to values by place).
     static func encode(_ collection: ValueCollection<Value>, for url: URL) throws(DataError) -> Data {
         do {
-            return try JSONEncoder().encode(StoredCollection(values: collection.values, cache: collection.storedIndex))
+            return try JSONEncoder().encode(
+                StoredCollection(
+                    values: collection.values,
+                    cache: collection.storedIndex,
+                    order: collection.storedOrder
+                )
+            )
         } catch {
             throw DataError(
                 code: .mappingFailed,
@@ -92,27 +112,47 @@ extension StoredCollection where Value: Identifiable {
 }
 
 extension ValueCollection where Value: Codable {
-    /// The index as the file keeps it; nil when there is none.
+    /// The index as the file keeps it; nil when there is none. The collection must be compacted.
     var storedIndex: StoredCollection<Value>.Index? {
         guard !index.isEmpty else { return nil }
-        return StoredCollection<Value>.Index(
-            storedAt: values.map { index.storedAt[$0.id]?.timeIntervalSince1970 },
-            lists: index.lists.mapValues { list in
-                .init(storedAt: list.storedAt.timeIntervalSince1970, items: list.ids.compactMap(position(of:)))
+        var lists: [String: StoredCollection<Value>.Index.List] = [:]
+        var moreLists: [StoredCollection<Value>.Index.NamedList] = []
+        for (key, list) in index.lists {
+            var items: [Int] = []
+            for id in list.ids {
+                if let place = position(of: id) { items.append(place) }
             }
+            let stored = StoredCollection<Value>.Index.List(storedAt: list.storedAt.timeIntervalSince1970, items: items)
+            if lists[key.base] == nil {
+                lists[key.base] = stored
+            } else {
+                moreLists.append(.init(key: key.base, list: stored))
+            }
+        }
+        // Loops, not `map`: a closure over the values costs an allocation per value here (see `values`).
+        var times: [Double?] = []
+        times.reserveCapacity(count)
+        for value in values { times.append(index.time(of: value.id)?.timeIntervalSince1970) }
+        return StoredCollection<Value>.Index(
+            storedAt: times,
+            lists: lists,
+            moreLists: moreLists.isEmpty ? nil : moreLists.sorted { $0.key < $1.key }
         )
     }
 
     /// The index a file kept, for these values; nil if it does not match them.
     func restore(_ stored: StoredCollection<Value>.Index) -> CacheIndex<Value.ID>? {
-        guard stored.storedAt.count == values.count else { return nil }
+        guard stored.storedAt.count == count else { return nil }
+        let values = values
         var index = CacheIndex<Value.ID>()
         for (value, time) in zip(values, stored.storedAt) {
-            if let time { index.storedAt[value.id] = Date(timeIntervalSince1970: time) }
+            if let time { index.setTime(Date(timeIntervalSince1970: time), of: value.id) }
         }
-        for (key, list) in stored.lists {
+        let named =
+            stored.lists.map { (key: $0.key, list: $0.value) } + (stored.moreLists ?? []).map { ($0.key, $0.list) }
+        for (key, list) in named {
             guard list.items.allSatisfy(values.indices.contains) else { return nil }
-            index.lists[key] = CacheIndex.List(
+            index.lists[ListKey(key)] = CacheIndex.List(
                 storedAt: Date(timeIntervalSince1970: list.storedAt),
                 ids: list.items.map { values[$0].id }
             )

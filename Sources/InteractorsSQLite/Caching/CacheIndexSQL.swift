@@ -20,6 +20,16 @@ import InteractorsData
 ///     source TEXT NOT NULL COLLATE NOCASE, key TEXT NOT NULL, position INTEGER NOT NULL, id BLOB NOT NULL,
 ///     PRIMARY KEY (source, key, position)) WITHOUT ROWID
 /// CREATE INDEX interactors_cache_list_items_by_id ON interactors_cache_list_items (source, id)
+/// -- The order of writes (CacheIndexStore.writePosition): each put and delete of the source's table takes the
+/// -- next position; the writes at or before `floor` are forgotten.
+/// CREATE TABLE interactors_cache_order (
+///     source TEXT NOT NULL COLLATE NOCASE PRIMARY KEY, epoch INTEGER NOT NULL, position INTEGER NOT NULL,
+///     floor INTEGER NOT NULL) WITHOUT ROWID
+/// -- The latest write of each id after the floor (deletions included: a tombstone for an id gone).
+/// CREATE TABLE interactors_cache_writes (
+///     source TEXT NOT NULL COLLATE NOCASE, id BLOB NOT NULL, position INTEGER NOT NULL, deleted INTEGER NOT NULL,
+///     PRIMARY KEY (source, id)) WITHOUT ROWID
+/// CREATE INDEX interactors_cache_writes_by_position ON interactors_cache_writes (source, position)
 /// ```
 ///
 /// `source` is the table's name, compared as SQLite compares table names (ASCII letters without case), and `id`
@@ -59,7 +69,12 @@ struct CacheIndexSQL: Sendable {
         CREATE TABLE IF NOT EXISTS interactors_cache_list_items (source TEXT NOT NULL COLLATE NOCASE, \
         key TEXT NOT NULL, position INTEGER NOT NULL, id BLOB NOT NULL, PRIMARY KEY (source, key, position)) \
         WITHOUT ROWID;
-        CREATE INDEX IF NOT EXISTS interactors_cache_list_items_by_id ON interactors_cache_list_items (source, id)
+        CREATE INDEX IF NOT EXISTS interactors_cache_list_items_by_id ON interactors_cache_list_items (source, id);
+        CREATE TABLE IF NOT EXISTS interactors_cache_order (source TEXT NOT NULL COLLATE NOCASE PRIMARY KEY, \
+        epoch INTEGER NOT NULL, position INTEGER NOT NULL, floor INTEGER NOT NULL) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS interactors_cache_writes (source TEXT NOT NULL COLLATE NOCASE, id BLOB NOT NULL, \
+        position INTEGER NOT NULL, deleted INTEGER NOT NULL, PRIMARY KEY (source, id)) WITHOUT ROWID;
+        CREATE INDEX IF NOT EXISTS interactors_cache_writes_by_position ON interactors_cache_writes (source, position)
         """
 
     /// The index's tables and the columns each must have.
@@ -67,6 +82,8 @@ struct CacheIndexSQL: Sendable {
         "interactors_cache_times": ["source", "id", "stored_at"],
         "interactors_cache_lists": ["source", "key", "stored_at"],
         "interactors_cache_list_items": ["source", "key", "position", "id"],
+        "interactors_cache_order": ["source", "epoch", "position", "floor"],
+        "interactors_cache_writes": ["source", "id", "position", "deleted"],
     ]
 
     /// `?2` an id, `?3` its stored-at time.
@@ -90,14 +107,41 @@ struct CacheIndexSQL: Sendable {
         INSERT INTO interactors_cache_lists (source, key, stored_at) VALUES (?1, ?2, ?3) \
         ON CONFLICT (source, key) DO UPDATE SET stored_at = excluded.stored_at
         """
-    /// `?2` a key: its ids, in order.
-    static let selectListIDs = """
-        SELECT position, id FROM interactors_cache_list_items WHERE source = ?1 AND key = ?2 ORDER BY position
+    /// `?2` a key: the position after its last id (0 for an empty list).
+    static let selectNextListPosition = """
+        SELECT coalesce(max(position) + 1, 0) FROM interactors_cache_list_items WHERE source = ?1 AND key = ?2
+        """
+    /// `?2` a key, `?3` an id: a row if the list holds the id.
+    static let selectListHolds = """
+        SELECT 1 FROM interactors_cache_list_items WHERE source = ?1 AND key = ?2 AND id = ?3 LIMIT 1
         """
     /// `?2` a key.
     static let clearList = "DELETE FROM interactors_cache_list_items WHERE source = ?1 AND key = ?2"
     /// `?2` a key, `?3` a position, `?4` an id.
     static let addListItem = """
         INSERT INTO interactors_cache_list_items (source, key, position, id) VALUES (?1, ?2, ?3, ?4)
+        """
+
+    // MARK: The order of writes (`?1` is the source)
+
+    /// The order: its epoch, latest position and floor; no row before the source's first write.
+    static let selectOrder = "SELECT epoch, position, floor FROM interactors_cache_order WHERE source = ?1"
+    /// `?2` a new epoch, `?3` how many positions to take: takes them (creating the order with that epoch).
+    static let takePositions = """
+        INSERT INTO interactors_cache_order (source, epoch, position, floor) VALUES (?1, ?2, ?3, 0) \
+        ON CONFLICT (source) DO UPDATE SET position = position + excluded.position
+        """
+    /// `?2` the new floor.
+    static let raiseFloor = "UPDATE interactors_cache_order SET floor = max(floor, ?2) WHERE source = ?1"
+    /// `?2` the floor: forgets the writes at or before it.
+    static let forgetWrites = "DELETE FROM interactors_cache_writes WHERE source = ?1 AND position <= ?2"
+    /// `?2` an id, `?3` its position, `?4` 1 for a deletion.
+    static let recordWrite = """
+        INSERT INTO interactors_cache_writes (source, id, position, deleted) VALUES (?1, ?2, ?3, ?4) \
+        ON CONFLICT (source, id) DO UPDATE SET position = excluded.position, deleted = excluded.deleted
+        """
+    /// `?2` a position: the writes after it, oldest first.
+    static let selectWritesAfter = """
+        SELECT id, deleted FROM interactors_cache_writes WHERE source = ?1 AND position > ?2 ORDER BY position
         """
 }

@@ -26,6 +26,16 @@ extension SQLiteDataSource: CacheIndexStore {
         }
     }
 
+    /// Where the table is in its order of writes, which the database keeps: every put and delete of the table,
+    /// through any source on it in this process or another, takes a position.
+    public func writePosition() -> Response<CacheWritePosition?> {
+        database.read { [storage] connection throws(DataError) in
+            try storage.writePosition(on: connection)
+        } decode: { position throws(DataError) in
+            position
+        }
+    }
+
     /// Applies `change` as one write transaction: a reader sees all of it or none of it. Observers of the table
     /// are told after it commits.
     public func applyCacheChange(_ change: CacheChange<Value>) -> Response<Void> {

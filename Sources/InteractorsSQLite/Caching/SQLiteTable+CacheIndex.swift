@@ -108,9 +108,13 @@ extension SQLiteTable {
 // MARK: Writing (on the writer, inside the transaction)
 
 extension SQLiteTable {
-    /// Applies `change` in the steps `CacheChange` lists; the caller's transaction makes it all or nothing.
+    /// Applies `change` in the steps `CacheChange` lists; the caller's transaction makes it all or nothing. A
+    /// change with a read position is a read's answer: see ``applyAnswer(_:_:as:on:)``.
     func apply(_ change: CacheChange<Value>, on connection: SQLiteConnection) throws(DataError) {
         let rows = try encode(change.values)  // a value that does not encode fails it before anything is written
+        if let readPosition = change.readPosition {
+            return try applyAnswer(change, rows, as: readPosition, on: connection)
+        }
         // 1. What goes first.
         switch change.removal {
         case .nothing:
@@ -129,25 +133,60 @@ extension SQLiteTable {
         try write(rows, cacheTime: change.date, on: connection)
         // 3. The list they make.
         if let listKey = change.listKey {
-            try setList(listKey, storedAt: change.date, on: connection)
-            try connection.withStatement(CacheIndexSQL.clearList) { statement throws(DataError) in
-                statement.bind(sql.name, at: 1)
-                statement.bind(listKey, at: 2)
-                try statement.run()
-            }
-            try add(rows.map(\.key), to: listKey, from: 0, on: connection)
+            try replaceList(listKey, with: rows.map(\.key), at: change.date, on: connection)
         }
         // 4. The lists they join.
-        for listKey in change.extendedListKeys {
-            guard let (nextPosition, present) = try listIDs(listKey, on: connection) else { continue }
-            var seen = present
-            try add(
-                rows.map(\.key).filter { seen.insert($0).inserted },
-                to: listKey,
-                from: nextPosition,
-                on: connection
-            )
+        try extend(change.extendedListKeys, with: rows.map(\.key), on: connection)
+    }
+
+    /// Applies a read's answer as of `readPosition`: the ids written since keep what those writes left, and
+    /// nothing is written if the order no longer tells which ids those are.
+    private func applyAnswer(
+        _ change: CacheChange<Value>,
+        _ rows: [StoredRow],
+        as readPosition: CacheWritePosition,
+        on connection: SQLiteConnection
+    ) throws(DataError) {
+        guard let since = try writes(since: readPosition, on: connection) else { return }
+        let touched = since.touched
+        // 1. What goes first, but what was written since.
+        switch change.removal {
+        case .nothing:
+            break
+        case .ids(let ids):
+            var keys: [SQLiteKey] = []
+            for id in ids { keys.append(try key(id)) }
+            try delete(keys.filter { !touched.contains($0) }, takesPositions: false, on: connection)
+        case .allOthers:
+            let kept = Set(rows.map(\.key))
+            let gone = try allKeys(on: connection).filter { !kept.contains($0) && !touched.contains($0) }
+            try delete(gone, takesPositions: false, on: connection)
+        case .all:
+            let gone = try allKeys(on: connection).filter { !touched.contains($0) }
+            try delete(gone, takesPositions: false, on: connection)
+            try dropLists(on: connection)
         }
+        // 2. The values, but those written since.
+        let stored = rows.filter { !touched.contains($0.key) }
+        try write(stored, cacheTime: change.date, takesPositions: false, on: connection)
+        // 3. The list: the answer's ids the table holds now (those put since stay, those deleted since stay out);
+        // for the list of everything, with the values put since.
+        if let listKey = change.listKey {
+            var keys: [SQLiteKey] = []
+            for row in rows {
+                if touched.contains(row.key) { guard try holds(row.key, on: connection) else { continue } }
+                keys.append(row.key)
+            }
+            if case .allOthers = change.removal {
+                var listed = Set(keys)
+                for key in since.put where listed.insert(key).inserted {
+                    if try holds(key, on: connection) { keys.append(key) }
+                }
+            }
+            try replaceList(listKey, with: keys, at: change.date, on: connection)
+        }
+        // 4. The lists the stored values join.
+        try extend(change.extendedListKeys, with: stored.map(\.key), on: connection)
     }
 
     private func allKeys(on connection: SQLiteConnection) throws(DataError) -> [SQLiteKey] {
@@ -158,38 +197,75 @@ extension SQLiteTable {
         }
     }
 
-    private func setList(_ listKey: String, storedAt: Date, on connection: SQLiteConnection) throws(DataError) {
+    /// Whether the table holds a row of `key`.
+    private func holds(_ key: SQLiteKey, on connection: SQLiteConnection) throws(DataError) -> Bool {
+        try connection.withStatement(sql.selectOne) { statement throws(DataError) in
+            statement.bind(key, at: 1)
+            return try statement.step()
+        }
+    }
+
+    /// Makes the list under `listKey` the ids of `keys`, in order, stored at `storedAt`.
+    private func replaceList(
+        _ listKey: String,
+        with keys: [SQLiteKey],
+        at storedAt: Date,
+        on connection: SQLiteConnection
+    ) throws(DataError) {
         try connection.withStatement(CacheIndexSQL.setList) { statement throws(DataError) in
             statement.bind(sql.name, at: 1)
             statement.bind(listKey, at: 2)
             statement.bind(storedAt.timeIntervalSince1970, at: 3)
             try statement.run()
         }
+        try connection.withStatement(CacheIndexSQL.clearList) { statement throws(DataError) in
+            statement.bind(sql.name, at: 1)
+            statement.bind(listKey, at: 2)
+            try statement.run()
+        }
+        try add(keys, to: listKey, from: 0, on: connection)
     }
 
-    /// The position after the last of the list's ids, and those ids; nil if there is no such list.
-    private func listIDs(
-        _ listKey: String,
-        on connection: SQLiteConnection
-    ) throws(DataError)
-        -> (nextPosition: Int, ids: Set<SQLiteKey>)?
-    {
-        let exists = try connection.withStatement(CacheIndexSQL.selectList) { statement throws(DataError) in
-            statement.bind(sql.name, at: 1)
-            statement.bind(listKey, at: 2)
-            return try statement.step()
-        }
-        guard exists else { return nil }
-        return try connection.withStatement(CacheIndexSQL.selectListIDs) { statement throws(DataError) in
-            statement.bind(sql.name, at: 1)
-            statement.bind(listKey, at: 2)
-            var next = 0
-            var ids: Set<SQLiteKey> = []
-            while try statement.step() {
-                next = statement.integer(at: 0) + 1
-                ids.insert(statement.key(at: 1))
+    private func dropLists(on connection: SQLiteConnection) throws(DataError) {
+        for drop in [CacheIndexSQL.dropAllLists, CacheIndexSQL.dropAllListItems] {
+            try connection.withStatement(drop) { statement throws(DataError) in
+                statement.bind(sql.name, at: 1)
+                try statement.run()
             }
-            return (next, ids)
+        }
+    }
+
+    /// Appends `keys` to each list of `listKeys` that exists and lacks them: O(log n) per key, whatever the
+    /// lists' lengths (the list's end and each key's membership are found through the index).
+    private func extend(_ listKeys: [String], with keys: [SQLiteKey], on connection: SQLiteConnection) throws(DataError)
+    {
+        for listKey in listKeys {
+            let exists = try connection.withStatement(CacheIndexSQL.selectList) { statement throws(DataError) in
+                statement.bind(sql.name, at: 1)
+                statement.bind(listKey, at: 2)
+                return try statement.step()
+            }
+            guard exists else { continue }
+            var next = try connection.withStatement(CacheIndexSQL.selectNextListPosition) {
+                statement throws(DataError) in
+                statement.bind(sql.name, at: 1)
+                statement.bind(listKey, at: 2)
+                _ = try statement.step()
+                return statement.integer(at: 0)
+            }
+            var seen = Set<SQLiteKey>()
+            for key in keys where seen.insert(key).inserted {
+                let listed = try connection.withStatement(CacheIndexSQL.selectListHolds) {
+                    statement throws(DataError) in
+                    statement.bind(sql.name, at: 1)
+                    statement.bind(listKey, at: 2)
+                    statement.bind(key, at: 3)
+                    return try statement.step()
+                }
+                guard !listed else { continue }
+                try add([key], to: listKey, from: next, on: connection)
+                next += 1
+            }
         }
     }
 

@@ -125,8 +125,15 @@ struct SQLiteTable<Value: Codable & Identifiable & Sendable>: Sendable where Val
         return rows
     }
 
-    /// Stores `rows`, each with its time in the cache index (`cacheTime`, or none).
-    func write(_ rows: [StoredRow], cacheTime: Date?, on connection: SQLiteConnection) throws(DataError) {
+    /// Stores `rows`, each with its time in the cache index (`cacheTime`, or none), and, unless it keeps a read's
+    /// answer, a position in the order of writes.
+    func write(
+        _ rows: [StoredRow],
+        cacheTime: Date?,
+        takesPositions: Bool = true,
+        on connection: SQLiteConnection
+    ) throws(DataError) {
+        if takesPositions { try recordWrites(rows.map(\.key), deleted: false, on: connection) }
         let storedAt = Date().timeIntervalSince1970
         for row in rows {
             try connection.withStatement(sql.upsert) { statement throws(DataError) in
@@ -167,8 +174,10 @@ struct SQLiteTable<Value: Codable & Identifiable & Sendable>: Sendable where Val
         }
     }
 
-    /// Deletes the rows of `keys`, their times, and their places in every list.
-    func delete(_ keys: [SQLiteKey], on connection: SQLiteConnection) throws(DataError) {
+    /// Deletes the rows of `keys`, their times, and their places in every list; unless it keeps a read's answer,
+    /// each key (held or not) takes a position in the order of writes.
+    func delete(_ keys: [SQLiteKey], takesPositions: Bool = true, on connection: SQLiteConnection) throws(DataError) {
+        if takesPositions { try recordWrites(keys, deleted: true, on: connection) }
         for key in keys {
             try connection.withStatement(sql.deleteOne) { statement throws(DataError) in
                 statement.bind(key, at: 1)
@@ -184,8 +193,9 @@ struct SQLiteTable<Value: Codable & Identifiable & Sendable>: Sendable where Val
         }
     }
 
-    /// Deletes every row, every time and every list.
+    /// Deletes every row, every time and every list: one write in the order of writes, which forgets those before.
     func deleteEverything(on connection: SQLiteConnection) throws(DataError) {
+        try recordEverything(on: connection)
         try connection.withStatement(sql.deleteEverything) { statement throws(DataError) in try statement.run() }
         for forget in [CacheIndexSQL.forgetAllTimes, CacheIndexSQL.dropAllLists, CacheIndexSQL.dropAllListItems] {
             try connection.withStatement(forget) { statement throws(DataError) in

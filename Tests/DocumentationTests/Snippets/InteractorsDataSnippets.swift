@@ -220,6 +220,49 @@ extension Endpoint where Output == InteractorsDataSnippets.Token {
         #expect(try !auth.retry(adapted, after: HTTPError(status: 500), attempt: 1).get())
     }
 
+    // MARK: Work offline first: local edits, batches applied in part, fetching through the executor
+
+    func offerRetry(for ids: [AnyHashable]) {}
+
+    @Test func aReadNeverUndoesAWriteMadeAfterItWasSent() throws {
+        let newBook = Book(id: "b3", title: "Ulysses")
+        let oldBook = Book(id: "b1", title: "Dune")
+        let main = InMemoryDataSource<Book>()
+        _ = try main.putAll([oldBook, Book(id: "b2", title: "Emma")]).get()
+        let books = CacheRepository(main: main, cache: InMemoryDataSource<Book>())
+
+        let refreshing = books.fetchAll(AllObjectsQuery(), operation: .mainSync)  // answered in a second or two
+        _ = try books.put(newBook).get()  // meanwhile the user adds a book
+        try books.delete(IdQuery(oldBook.id)).get()  // and deletes another
+        let serverSaid = try refreshing.get().value  // the server's list, from before
+        let shelf = try books.fetchAll(AllObjectsQuery()).get()  // newBook in it, oldBook not
+
+        #expect(serverSaid.map(\.id) == ["b1", "b2"])
+        #expect(shelf.value.map(\.id) == ["b2", "b3"])
+    }
+
+    func partiallyApplied(books: CacheRepository<Book>, selectedIDs: [String]) throws {
+        do {
+            try books.deleteAll(IdsQuery(selectedIDs)).get()
+        } catch let error as DataError where error.code == .partiallyApplied {
+            offerRetry(for: error.failedIDs)  // the others are gone, from the server and from the cache
+        }
+    }
+
+    @Test func theFetchInteractorsRunOnAnExecutor() throws {
+        let books = CacheRepository(main: InMemoryDataSource<Book>(), cache: InMemoryDataSource<Book>())
+        _ = try books.put(Book(id: "b1", title: "Dune")).get()
+        let executor = InteractorExecutor()
+
+        executor.register(FetchAllInteractor(repository: books, queue: DispatchQueue(label: "books")))
+        let latest = try executor.execute(FetchAllRequest<Book>(AllObjectsQuery())).get()
+        if case .cacheAfterFailure = latest.origin { showOfflineBanner(lastUpdated: latest.storedAt) }
+
+        #expect(latest.value.map(\.id) == ["b1"])
+        let rule: @Sendable (any Error) -> Bool = CacheFallback.serverUnavailable
+        #expect(rule(URLError(.notConnectedToInternet)))
+    }
+
     // MARK: Call it from a use case, on an executor
 
     @Test func theCRUDInteractorsRunOnAnExecutor() throws {

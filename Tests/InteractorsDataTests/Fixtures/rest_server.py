@@ -11,10 +11,11 @@ Routes (collections live in memory):
   PUT    /<collection>/<id>        stores the JSON object (Content-Type must be application/json, else 415);
                                    answers 200 with the stored object, its "revision" incremented when present;
                                    collections named "quiet..." answer 204 with an empty body instead;
-                                   the id "reject" is answered 422
+                                   the id "reject" is answered 422, the id "fail" 500
   POST   /<collection>             stores the object under its "id"; 201 with the object (with ?seconds=<n>:
                                    stored at once, answered only after n seconds or when the client hangs up)
-  DELETE /<collection>/<id>        204 ("quiet..." collections: 200, empty), or 404 if absent
+  DELETE /<collection>/<id>        204 ("quiet..." collections: 200, empty), or 404 if absent; the id "fail" is
+                                   answered 500
   DELETE /<collection>             empties the collection; 204
   *      /gone[/...]               answers 404 to every method
   GET    /malformed                answers 200 with a truncated JSON body
@@ -44,6 +45,9 @@ Routes (collections live in memory):
                                    the raw path (still percent-encoded), the raw query, headers (names in lower
                                    case; header_names: every name as sent, repeats
                                    included), body; DELETE /__requests forgets them
+  POST   /__hold/<collection>      from now on, a GET /<collection> takes its snapshot, prints "held
+                                   <collection>", and answers it once DELETE /__hold/<collection> came (or after
+                                   30 s): a refresh the server holds back while the test writes
 Every request but /__requests ones is recorded as it arrived, before it is answered.
 """
 import json
@@ -59,6 +63,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 LIFETIME = 300
 collections = {}
 received = []
+holds = {}
 tokens = {"issued": 0, "current": None}
 flaky = {}
 lock = threading.Lock()
@@ -168,6 +173,17 @@ class Handler(BaseHTTPRequestHandler):
         """Keeps the request as the wire carried it; answers /__requests itself. Whether it answered."""
         self.__dict__.pop("_body", None)  # one handler serves every request of a kept-alive connection
         request = urlsplit(self.path)
+        if request.path.startswith("/__hold/"):
+            self.body()
+            name = request.path[len("/__hold/"):]
+            with lock:
+                hold = holds.setdefault(name, threading.Event())
+                if self.command == "DELETE":
+                    del holds[name]
+            if self.command == "DELETE":
+                hold.set()
+            self.answer(204)
+            return True
         if request.path == "/__requests":
             self.body()
             if self.command == "DELETE":
@@ -294,8 +310,14 @@ class Handler(BaseHTTPRequestHandler):
         if parts == ["slow"]:
             return self.slow()
         with lock:
-            if len(parts) == 1:
-                return self.answer_json(200, list(collections.get(parts[0], {}).values()))
+            snapshot = list(collections.get(parts[0], {}).values()) if len(parts) == 1 else None
+            hold = holds.get(parts[0]) if len(parts) == 1 else None
+        if hold is not None:
+            say("held %s" % parts[0])
+            hold.wait(30)
+        with lock:
+            if snapshot is not None:
+                return self.answer_json(200, snapshot)
             if len(parts) == 2 and parts[1] in collections.get(parts[0], {}):
                 return self.answer_json(200, collections[parts[0]][parts[1]])
         self.answer(404, b"no such object", "text/plain")
@@ -315,6 +337,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.answer(400, b"not JSON", "text/plain")
         if parts[1] == "reject":
             return self.answer(422, b"rejected", "text/plain")
+        if parts[1] == "fail":
+            return self.answer(500, b"failed", "text/plain")
         if isinstance(value, dict) and "revision" in value:
             value["revision"] += 1
         with lock:
@@ -370,6 +394,8 @@ class Handler(BaseHTTPRequestHandler):
             if len(parts) == 1:
                 collections.pop(parts[0], None)
                 return self.answer(204)
+            if len(parts) == 2 and parts[1] == "fail":
+                return self.answer(500, b"failed", "text/plain")
             if len(parts) == 2 and parts[1] in collections.get(parts[0], {}):
                 del collections[parts[0]][parts[1]]
                 return self.answer(200 if parts[0].startswith("quiet") else 204)

@@ -32,15 +32,19 @@ import TestThreads
         #expect(notes.get(IdQuery("ada")).dataError?.code == .notFound)
     }
 
-    @Test func putAllSendsOneAfterAnotherAndStopsAtTheFirstFailure() throws {
+    // Changed by "Offline-first with local edits": a failure no longer stops the batch; every PUT is sent, in
+    // order, and the call fails with partiallyApplied.
+    @Test func putAllSendsOneAfterAnotherAndEveryOneAfterAFailure() throws {
         let notes = source()
         let rejected = Note(id: "reject", text: "the server refuses this one")
-        let error = try #require(notes.putAll([ada, rejected, grace]).error as? HTTPError)
-        #expect(error.status == 422)
-        #expect(try notes.getAll(AllObjectsQuery()).get().map(\.id) == ["ada"])
+        let error = try #require(notes.putAll([ada, rejected, grace]).error as? DataError)
+        #expect(error.code == .partiallyApplied)
+        #expect(error.failedIDs == ["reject"])
+        #expect((error.underlying as? HTTPError)?.status == 422)
+        #expect(try notes.getAll(AllObjectsQuery()).get().map(\.id) == ["ada", "grace"])
         let many = (0..<20).map { Note(id: "n\($0)", text: "t") }
         _ = try notes.putAll(many).get()
-        #expect(try notes.getAll(AllObjectsQuery()).get().map(\.id) == ["ada"] + many.map(\.id))
+        #expect(try notes.getAll(AllObjectsQuery()).get().map(\.id) == ["ada", "grace"] + many.map(\.id))
     }
 
     @Test func aPutAnsweredWithAnEmptyBodyAnswersTheValueSent() throws {

@@ -15,7 +15,7 @@ import Testing
     let reports = LockedBox([DataError]())
 
     func repository(
-        cache: some DataSource<Note>,
+        cache: some GetDataSource<Note> & PutDataSource<Note> & DeleteDataSource<Note>,
         maxAge: Duration? = nil,
         fallback: (@Sendable (any Error) -> Bool)? = nil
     ) -> CacheRepository<Note> {

@@ -134,6 +134,46 @@ import Testing
         #expect(try settings.getAll(AllObjectsQuery()).get().count == 400)
     }
 
+    @Test func registeredDefaultsAreNotTheSourcesValues() throws {
+        let domain = try DefaultsDomain()
+        // Registered defaults are the whole process's on Linux, and cannot be taken back: a prefix of its own.
+        let prefix = "registered-\(UUID().uuidString)."
+        let settings = UserDefaultsDataSource<Setting>(defaults: domain.defaults, keyPrefix: prefix)
+        let registered = try JSONEncoder().encode(Setting(id: "theme", value: "light"))
+        domain.defaults.register(defaults: [prefix + "theme": registered, prefix + "flag": true])
+
+        #expect(try settings.getAll(AllObjectsQuery()).get().isEmpty)
+        #expect(settings.get(IdQuery("theme")).dataError?.code == .notFound)
+        _ = try settings.putAll([theme, sound]).get()
+        #expect(try settings.getAll(AllObjectsQuery()).get() == [sound, theme])
+        try settings.deleteAll(AllObjectsQuery()).get()
+        #expect(try settings.getAll(AllObjectsQuery()).get().isEmpty)  // the registered default is not left over
+        #expect(domain.defaults.data(forKey: prefix + "theme") == registered)  // and stays the app's default
+        // As documented: a value stored equal, byte for byte, to its key's registered default reads as absent.
+        domain.defaults.set(registered, forKey: prefix + "theme")
+        #expect(settings.get(IdQuery("theme")).dataError?.code == .notFound)
+    }
+
+    @Test func sourcesWhosePrefixesNestNeverReadOrDeleteEachOthersValues() throws {
+        let domain = try DefaultsDomain()
+        let outer = UserDefaultsDataSource<Setting>(defaults: domain.defaults, keyPrefix: "notes.")
+        let inner = UserDefaultsDataSource<Setting>(defaults: domain.defaults, keyPrefix: "notes.archive.")
+        let archived = [Setting(id: "x", value: "archived"), Setting(id: "y", value: "archived too")]
+        _ = try outer.putAll([theme, sound]).get()
+        _ = try inner.putAll(archived).get()
+
+        #expect(try outer.getAll(AllObjectsQuery()).get() == [sound, theme])
+        #expect(try inner.getAll(AllObjectsQuery()).get() == archived)
+        #expect(outer.get(IdQuery("archive.x")).dataError?.code == .notFound)  // notes.archive.x is the inner's x
+        try outer.delete(IdQuery("archive.x")).get()
+        try outer.deleteAll(AllObjectsQuery()).get()
+        #expect(try outer.getAll(AllObjectsQuery()).get().isEmpty)
+        #expect(try inner.getAll(AllObjectsQuery()).get() == archived)
+        _ = try outer.put(theme).get()
+        try inner.deleteAll(AllObjectsQuery()).get()
+        #expect(try outer.getAll(AllObjectsQuery()).get() == [theme])
+    }
+
     @Test func theTestDomainIsRemovedAfterwards() throws {
         var name = ""
         do {

@@ -3,11 +3,15 @@
 import DataTestSupport
 import Foundation
 
-/// Where the test fixtures are: the DataStoreFixture executable built next to the tests, and the python REST
-/// server in the test sources.
+/// Where the test fixtures are: the DataStoreFixture and SQLiteStoreFixture executables built next to the tests,
+/// and the python REST server in the test sources.
 enum Fixtures {
     static var dataStoreExecutable: URL {
         executableBuiltWithTheTests(named: "DataStoreFixture")
+    }
+
+    static var sqliteStoreExecutable: URL {
+        executableBuiltWithTheTests(named: "SQLiteStoreFixture")
     }
 
     static var restServerScript: URL {

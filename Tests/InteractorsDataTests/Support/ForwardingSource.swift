@@ -7,7 +7,7 @@ import InteractorsData
 struct ForwardingSource: GetDataSource, PutDataSource, DeleteDataSource {
     typealias Value = Note
 
-    let base: any DataSource<Note>
+    let base: any GetDataSource<Note> & PutDataSource<Note> & DeleteDataSource<Note>
     var getAll: @Sendable (any Query) -> Response<[Note]>? = { _ in nil }
     var deletes: @Sendable (any Query) -> Response<Void>? = { _ in nil }
 

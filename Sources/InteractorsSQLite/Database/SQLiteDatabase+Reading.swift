@@ -6,6 +6,7 @@ import InteractorsData
 extension SQLiteDatabase {
     /// Reads with `body` on a read connection, on a reader thread, then runs `decode` on what it read once the
     /// connection is free again (decoding holds no connection), on the same thread, where the response settles.
+    /// From a write body, it reads and decodes at once, on the writer's thread.
     /// In memory, `body` runs on the writer's connection, after the writes issued before it, and `decode` on a
     /// reader thread (not the writer).
     func read<Rows: Sendable, T: Sendable>(
@@ -13,6 +14,16 @@ extension SQLiteDatabase {
         decode: @escaping @Sendable (Rows) throws(DataError) -> T
     ) -> Response<T> {
         if let readers {
+            if writer?.isCurrent == true {
+                // From a write body that reads: the body holds the writer until the read answers, and every reader
+                // thread may be busy with work waiting for a write queued behind the body. A read connection serves
+                // the read here, in the body's place (it sees the last commit, as on a reader thread).
+                return Response(
+                    result: Result { () throws(DataError) in try decode(try readers.read(body)) }.mapError {
+                        $0 as any Error
+                    }
+                )
+            }
             return Response(on: workers) { try decode(try readers.read(body)) }
         }
         let writer = self.writer!

@@ -195,10 +195,8 @@ import Darwin
         withExtendedLifetime(observations) {}
     }
 
-    /// Known to wait until its guards run out: a write body (on the writer) waiting for a read, while every reader
-    /// thread is held by a handler waiting for a write queued behind that body. The read needs a reader thread, and
-    /// the body's thread, the writer, cannot run it in its place. The core's delivery of `.immediate` handlers off
-    /// the library's threads (issue 27) is the likely fix; then remove `withKnownIssue`.
+    /// A write body (on the writer) waiting for a read, while every reader thread is held by a handler waiting for a
+    /// write queued behind that body: the body's read runs on the writer's thread, so everything answers.
     @Test func aBodyWaitingForAReadWhileEveryReaderThreadWaitsForAWriteBehindIt() throws {
         let database = try DatabaseKind.file.make()
         let notes = try database.notes([ada])
@@ -235,9 +233,7 @@ import Darwin
         for _ in 0..<readers { #expect(finished.wait(timeout: .now() + 30) == .success) }
         _ = body.result(timeout: .seconds(30))
         let lines = outcomes.withLock { $0 }
-        withKnownIssue("a body's read waits for a reader thread that waits for the body") {
-            #expect(lines.filter { $0.hasSuffix(" ok") }.count == readers + 1, "\(lines)")
-        }
+        #expect(lines.filter { $0.hasSuffix(" ok") }.count == readers + 1, "\(lines)")
         withExtendedLifetime(observations) {}
     }
 

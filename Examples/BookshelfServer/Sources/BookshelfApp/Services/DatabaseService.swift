@@ -70,11 +70,14 @@ public final class DatabaseService: Interactors.Service {
         executor?.unregister(DeleteRequest<Book>.self)
         // The database closes its file when its last reference goes: after the requests in flight, which the
         // server has finished before the tear-down began.
-        let closing = open.withLockedValue { open -> SQLiteDatabase? in
-            defer { open = nil }
-            return open?.database
-        }
-        guard var database = closing else { return }
+        // Taken straight into the one variable checked below: a second binding (a `let` unwrapped into a `var`)
+        // would hold a second reference for as long as a debug build keeps it, and the check would always fail.
+        guard
+            var database = open.withLockedValue({ open -> SQLiteDatabase? in
+                defer { open = nil }
+                return open?.database
+            })
+        else { return }
         // Work that has answered may hold its references a moment longer: the library's threads let go of a job's
         // closures after running it. Give them a short while before saying the file stays open.
         let deadline = ContinuousClock.now + .seconds(2)

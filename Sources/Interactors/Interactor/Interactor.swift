@@ -55,4 +55,13 @@ extension Response {
     ) -> Response<Value> {
         Response<Response<Value>>(on: queue, start).flatMap { $0 }
     }
+
+    /// A response that follows `upstream` as one of its consumers, delivering handlers added without `on:` to the
+    /// process default queue: what `following(on: .immediate) { upstream }` gives, with one response instead of
+    /// three. Cancelling it withdraws its demand from `upstream`, as a derived response's cancellation does.
+    package static func following(_ upstream: Response<Value>) -> Response<Value> {
+        let follower = Response<Value>(callbackQueue: DefaultCallbackQueue.shared)
+        follower.follow(upstream)
+        return follower
+    }
 }

@@ -12,9 +12,10 @@
 /// has no interactor fails with ``UnregisteredRequestError``, which says how to register one: never a crash,
 /// never a lost call. Any number of threads may register, unregister and execute at once.
 public final class InteractorExecutor: Sendable {
-    /// The registrations, by request type. Replaced and removed registrations are released after the lock:
-    /// releasing an interactor may run user code (its deinit).
-    private let registrations = LockedBox<[ObjectIdentifier: any Sendable]>([:])
+    /// The registrations, by request type: an `InteractorRegistration<R>` under `ObjectIdentifier(R.self)`, stored
+    /// as an object so that finding one costs a downcast, not a dynamic cast from an existential. Replaced and
+    /// removed registrations are released after the lock: releasing an interactor may run user code (its deinit).
+    private let registrations = LockedBox<[ObjectIdentifier: AnyObject]>([:])
 
     /// Makes an executor with no interactors.
     public init() {}
@@ -79,8 +80,10 @@ public final class InteractorExecutor: Sendable {
     }
 
     private func registration<R: InteractorRequest>(for type: R.Type) -> InteractorRegistration<R>? {
-        // Stored under `ObjectIdentifier(R.self)` only by `store`, so the cast cannot fail.
-        registrations.withLock { $0[ObjectIdentifier(type)] } as? InteractorRegistration<R>
+        // Stored under `ObjectIdentifier(R.self)` only by `store`, so the downcast cannot fail (and is checked in
+        // debug builds).
+        guard let registration = registrations.withLock({ $0[ObjectIdentifier(type)] }) else { return nil }
+        return unsafeDowncast(registration, to: InteractorRegistration<R>.self)
     }
 
     private func unregistered<R: InteractorRequest>(_ type: R.Type) -> Response<R.Output> {

@@ -165,26 +165,17 @@ import Darwin
         let allIn = DispatchSemaphore(value: 0)
         let outcomes = LockedBox<[String]>([])
         let finished = DispatchSemaphore(value: 0)
-        // Each observer's first answer is told on a reader thread, which its handler then holds.
-        let observations = (0..<readers).map { index in
-            let isFirst = LockedBox(true)
-            return notes.observe(AllObjectsQuery(), on: .immediate) { _ in
-                let first = isFirst.withLock { first in
-                    defer { first = false }
-                    return first
-                }
-                guard first else { return }
-                entered.signal()
-                _ = allIn.wait(timeout: .now() + 30)
-                // Guarded waits: a deadlock shows as timedOut, and the threads are let go.
-                let put = notes.put(Note(id: "from-\(index)", text: "x")).result(timeout: .seconds(10))
-                let written = database.database.write { _ in index }.result(timeout: .seconds(10))
-                let read = notes.get(IdQuery("ada")).result(timeout: .seconds(10))
-                outcomes.withLock {
-                    $0.append("\(index): put \(put.outcome), write \(written.outcome), get \(read.outcome)")
-                }
-                finished.signal()
+        let observations = holdingEveryReaderThread(of: notes, readers) { index in
+            entered.signal()
+            _ = allIn.wait(timeout: .now() + 30)
+            // Guarded waits: a deadlock shows as timedOut, and the threads are let go.
+            let put = notes.put(Note(id: "from-\(index)", text: "x")).result(timeout: .seconds(10))
+            let written = database.database.write { _ in index }.result(timeout: .seconds(10))
+            let read = notes.get(IdQuery("ada")).result(timeout: .seconds(10))
+            outcomes.withLock {
+                $0.append("\(index): put \(put.outcome), write \(written.outcome), get \(read.outcome)")
             }
+            finished.signal()
         }
         for _ in 0..<readers { #expect(entered.wait(timeout: .now() + 30) == .success) }
         for _ in 0..<readers { allIn.signal() }
@@ -205,20 +196,12 @@ import Darwin
         let go = DispatchSemaphore(value: 0)
         let finished = DispatchSemaphore(value: 0)
         let outcomes = LockedBox<[String]>([])
-        let observations = (0..<readers).map { index in
-            let isFirst = LockedBox(true)
-            return notes.observe(AllObjectsQuery(), on: .immediate) { _ in
-                let first = isFirst.withLock { first in
-                    defer { first = false }
-                    return first
-                }
-                guard first else { return }
-                entered.signal()
-                _ = go.wait(timeout: .now() + 30)
-                let put = notes.put(Note(id: "from-\(index)", text: "x")).result(timeout: .seconds(2))
-                outcomes.withLock { $0.append("put \(put.outcome)") }
-                finished.signal()
-            }
+        let observations = holdingEveryReaderThread(of: notes, readers) { index in
+            entered.signal()
+            _ = go.wait(timeout: .now() + 30)
+            let put = notes.put(Note(id: "from-\(index)", text: "x")).result(timeout: .seconds(2))
+            outcomes.withLock { $0.append("put \(put.outcome)") }
+            finished.signal()
         }
         for _ in 0..<readers { #expect(entered.wait(timeout: .now() + 30) == .success) }
         let bodyEntered = DispatchSemaphore(value: 0)
@@ -256,6 +239,25 @@ import Darwin
         #expect(released == 0, "\(line)")
     }
     #endif
+}
+
+/// One observer of `notes` per reader thread, each running `hold` with its index on its first answer only: a first
+/// answer is told on a reader thread (`.immediate`), which `hold` keeps for as long as it runs.
+private func holdingEveryReaderThread(
+    of notes: SQLiteDataSource<Note>,
+    _ readers: Int,
+    _ hold: @escaping @Sendable (Int) -> Void
+) -> [DataObservation] {
+    (0..<readers).map { index in
+        let isFirst = LockedBox(true)
+        return notes.observe(AllObjectsQuery(), on: .immediate) { _ in
+            let first = isFirst.withLock { first in
+                defer { first = false }
+                return first
+            }
+            if first { hold(index) }
+        }
+    }
 }
 
 extension Response {

@@ -78,12 +78,6 @@ public final class DatabaseService: Interactors.Service {
                 return open?.database
             })
         else { return }
-        // Work that has answered may hold its references a moment longer: the library's threads let go of a job's
-        // closures after running it. Give them a short while before saying the file stays open.
-        let deadline = ContinuousClock.now + .seconds(2)
-        while !isKnownUniquelyReferenced(&database), ContinuousClock.now < deadline {
-            Thread.sleep(forTimeInterval: 0.001)
-        }
         if isKnownUniquelyReferenced(&database) {
             logger.info("DatabaseService closed \(fileURL.path)")
         } else {

@@ -49,17 +49,22 @@ extension Interactor {
 
 extension Response {
     /// A response that follows the response `start` returns, with `start` itself run on `queue`.
-    static func following(
+    ///
+    /// On `.immediate`, `start` runs now and its response is followed directly: the same outcome, cancellation and
+    /// delivery as through a queue, without the settled response and the `flatMap` a queue needs (a server's
+    /// request path saves two responses and their closures).
+    package static func following(
         on queue: some CallbackQueue,
         _ start: @escaping @Sendable () -> Response<Value>
     ) -> Response<Value> {
-        Response<Response<Value>>(on: queue, start).flatMap { $0 }
+        guard queue !== ImmediateCallbackQueue.shared else { return following(start()) }
+        return Response<Response<Value>>(on: queue, start).flatMap { $0 }
     }
 
     /// A response that follows `upstream` as one of its consumers, delivering handlers added without `on:` to the
-    /// process default queue: what `following(on: .immediate) { upstream }` gives, with one response instead of
-    /// three. Cancelling it withdraws its demand from `upstream`, as a derived response's cancellation does.
-    package static func following(_ upstream: Response<Value>) -> Response<Value> {
+    /// process default queue. Cancelling it withdraws its demand from `upstream`, as a derived response's
+    /// cancellation does.
+    static func following(_ upstream: Response<Value>) -> Response<Value> {
         let follower = Response<Value>(callbackQueue: DefaultCallbackQueue.shared)
         follower.follow(upstream)
         return follower

@@ -17,12 +17,6 @@ struct RepositoryUseCase<Target: Sendable>: Sendable {
     /// Starts `request`'s repository call on the queue.
     func execute<Request: RepositoryRequest>(_ request: Request) -> Response<Request.Output>
     where Request.Target == Target {
-        if queue is ImmediateCallbackQueue {
-            // Started here and now: the repository's response, followed (so that cancelling the interactor's
-            // response withdraws only this caller's demand), without the settled start and the `flatMap` a queue
-            // needs. A server's request path saves two responses and their closures.
-            return Response.following(request.send(to: repository))
-        }
-        return Response<Void>(on: queue) {}.flatMap { [repository] in request.send(to: repository) }
+        Response.following(on: queue) { [repository] in request.send(to: repository) }
     }
 }

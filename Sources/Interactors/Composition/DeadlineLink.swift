@@ -44,4 +44,11 @@ final class DeadlineLink<Value: Sendable>: DeadlineTimer.Entry, UpstreamLink, @u
     func collectBlockingHelp(into help: inout BlockingHelp, timed: Bool) {
         help.upstreams.append((upstream, true))
     }
+
+    /// Seen through: a timed response refuses cancellation when what it times does.
+    func markCancellation(unconditionally: Bool) -> CancellationStep { .descend(upstream) }
+
+    func refuseCancellation() {}
+
+    var refusesCancellation: Bool { upstream.refusesCancellation }
 }

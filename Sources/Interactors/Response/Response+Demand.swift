@@ -26,6 +26,17 @@ protocol UpstreamLink: AnyObject, Sendable {
     /// Adds the queued work and the upstreams this link waits on, without recursing (chains can be long).
     /// `timed` says the path from the blocked caller crossed a deadline (a `timeout` stage).
     func collectBlockingHelp(into help: inout BlockingHelp, timed: Bool)
+
+    /// One step of a cancellation's walk (see `Response+Committing.swift`): refuses if this link's work has
+    /// committed to its outcome; else, if the cancellation will reach it (`unconditionally`, or its only consumer
+    /// is the one cancelling), marks it so its work can no longer commit, and answers what it waits on.
+    func markCancellation(unconditionally: Bool) -> CancellationStep
+
+    /// Makes this pending link refuse cancellation from now on: what it waits on has committed to its outcome.
+    func refuseCancellation()
+
+    /// Whether this link refuses cancellation: its work, or work it waits on, has committed to its outcome.
+    var refusesCancellation: Bool { get }
 }
 
 /// What a blocked caller found it could run: queued work, each with whether a deadline lies on its path, and
@@ -152,11 +163,19 @@ extension Response: UpstreamLink {
 
     /// Makes `link` what this pending response waits on, releasing the previous link after the lock; `false` if
     /// the response has settled.
+    ///
+    /// A response that moves on from work that committed to its outcome keeps refusing cancellation: its answer
+    /// is now that work's consequence (a `flatMap` after a write).
     @usableFromInline
     func replaceUpstream(with link: any UpstreamLink) -> Bool {
         let (accepted, previous) = lock.withLock { () -> (Bool, (any UpstreamLink)?) in
             guard !isSettled else { return (false, nil) }
-            return (true, replaceUpstreamPending(with: link))
+            let previous = replaceUpstreamPending(with: link)
+            if previous?.refusesCancellation == true {
+                let current = state.load(ordering: .relaxed)
+                state.store(current | ResponseState.refusesCancellation, ordering: .relaxed)
+            }
+            return (true, previous)
         }
         withExtendedLifetime(previous) {}  // released after the lock
         return accepted
@@ -194,6 +213,13 @@ final class UpstreamGroup: UpstreamLink {
     func collectBlockingHelp(into help: inout BlockingHelp, timed: Bool) {
         for member in members { help.upstreams.append((member, timed)) }
     }
+
+    /// A combinator's inputs each decide on their own, when its cancellation releases them.
+    func markCancellation(unconditionally: Bool) -> CancellationStep { .stop }
+
+    func refuseCancellation() {}
+
+    var refusesCancellation: Bool { false }
 }
 
 extension Response {

@@ -38,7 +38,8 @@ extension Response: DeferredSettlement {
     /// `upstreamIsSettled` says the caller is a stage run by the upstream's settlement, so releasing demand on
     /// the upstream would be a no-op; skipping it saves a lock round trip per stage. `unlessConsumed` leaves a
     /// response that has a consumer pending (a cancellation decided when the last one let go, which another
-    /// joined since).
+    /// joined since). A cancellation leaves a response whose work has committed to its outcome (see
+    /// `Response+Committing.swift`).
     @inlinable
     @discardableResult
     func settle(
@@ -52,7 +53,8 @@ extension Response: DeferredSettlement {
         lock.lock()
         let pending = state.load(ordering: .relaxed)
         guard ResponseState.phase(pending) == ResponseState.pending,
-            !unlessConsumed || ResponseState.consumers(pending) == 0
+            !unlessConsumed || ResponseState.consumers(pending) == 0,
+            !cancelling || pending & ResponseState.refusesCancellation == 0
         else {
             lock.unlock()
             return false

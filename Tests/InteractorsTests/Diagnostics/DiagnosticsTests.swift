@@ -2,22 +2,10 @@ import Interactors
 import InteractorsTestKit
 import Testing
 
-/// One handler at a time for the process: these tests set it, one after another, and put the default back.
+/// One handler at a time for the process: these tests set it, one after another, and put the default back. (A
+/// handler receiving a real diagnostic is tested in a child process, where no other test's capture can take it:
+/// `ServiceRegistrySignalHostTests.aTearDownFailureGoesToTheDiagnosticsHandlerTheAppSet`.)
 @Suite(.serialized) struct DiagnosticsTests {
-    @Test func aHandlerReceivesEachDiagnosticWithTheProductThatWroteIt() {
-        let received = LockedBox<[Diagnostic]>([])
-        Diagnostics.setHandler { diagnostic in received.withLock { $0.append(diagnostic) } }
-        defer { Diagnostics.setHandler(Diagnostics.standardError) }
-        // Written here, as a product's file writes it: the product is the writing file's module.
-        writeToStandardError("DiagnosticsTests: provoked on purpose")
-        let diagnostics = received.withLock { $0 }
-        #expect(
-            diagnostics.contains {
-                $0.product == "InteractorsTests" && $0.message == "DiagnosticsTests: provoked on purpose"
-            }
-        )
-    }
-
     @Test func aCaptureTakesDiagnosticsBeforeTheHandler() {
         let received = LockedBox<[Diagnostic]>([])
         Diagnostics.setHandler { diagnostic in received.withLock { $0.append(diagnostic) } }

@@ -27,9 +27,10 @@ import FoundationNetworking
     // MARK: The signatures, exactly
 
     @Test func everyPublicNameHasTheSignatureTheIssueGives() {
+        // Issue 33 added the last parameter, `idempotencyKeys:`.
         let client:
-            (URL, URLSession?, [String: String], [any HTTPInterceptor], HTTPClient.Redirects, Int) -> HTTPClient =
-                HTTPClient.init(baseURL:session:headers:interceptors:redirects:maxRetries:)
+            (URL, URLSession?, [String: String], [any HTTPInterceptor], HTTPClient.Redirects, Int, Bool) -> HTTPClient =
+                HTTPClient.init(baseURL:session:headers:interceptors:redirects:maxRetries:idempotencyKeys:)
         let forwarding: (Set<String>) -> HTTPClient.Redirects = HTTPClient.Redirects.follow(forwarding:)
         let follow: HTTPClient.Redirects = .follow
         let tokens:
@@ -55,7 +56,8 @@ import FoundationNetworking
             [:],
             [],
             follow,
-            3
+            3,
+            false
         ).send(_:retry:)
         let method: KeyPath<HTTPError, String?> = \.method
         let url: KeyPath<HTTPError, URL?> = \.url

@@ -56,6 +56,7 @@ HTTP client routes (answered_http_route, answered_idempotent_post):
   *      /basic-auth/<user>/<pw>   httpbin's: 401 with "WWW-Authenticate: Basic realm="Fake Realm"" unless
                                    "Authorization: Basic <base64 of user:pw>" came, then 200 {"authenticated": true,
                                    "user": <user>}
+  QUERY  (the shared routes)       as every method does: /echo, /status, /flaky...
   GET|PUT /token                   issues a token as POST /token does (an idempotent refresh, for retry policies)
   GET    /drip?bytes=<n>&interval=<s>   answers 200 with n bytes ("x"), one every s seconds
   POST   /idempotent/<collection>[?hangup=first]
@@ -500,6 +501,14 @@ class Handler(BaseHTTPRequestHandler):
             return
         self.body()
         self.answer(405, b"PATCH is for /echo only", "text/plain")
+
+    def do_QUERY(self):
+        """Any other method of RFC 9110 (the HTTP client's tests send QUERY): the shared routes, /echo among them."""
+        parts = self.parts()
+        if self.answered_shared_route(parts):
+            return
+        self.body()
+        self.answer(405, b"QUERY is for the shared routes only", "text/plain")
 
     def do_DELETE(self):
         parts = self.parts()

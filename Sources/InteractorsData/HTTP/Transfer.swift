@@ -136,7 +136,9 @@ final class Transfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
 
     // MARK: The watchdog
 
-    /// Waits `wait` on the library's timer thread, then looks whether the transfer has been idle for `timeout`.
+    /// Waits `wait` on the library's timer thread, then looks, on ``HTTPClient/decoders``, whether the transfer has
+    /// been idle for `timeout`: the timer thread hands the look to that queue itself, so it needs no other thread
+    /// of the library's (the delivery threads, which the app's stages after a `delay` may hold).
     private func watch(for wait: Duration) {
         let (idle, watch) = Response<Void>.makePending()
         let armed = state.withLock { state -> Bool in
@@ -145,7 +147,7 @@ final class Transfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             return true
         }
         guard armed else { return }
-        idle.timeout(after: wait).onFailure(on: .immediate) { [weak self] error in
+        idle.timeout(after: wait).onFailure(on: DecodersQueue.shared) { [weak self] error in
             guard error as? ResponseError == .timedOut else { return }  // the transfer finished first
             self?.watchdogWoke()
         }
@@ -273,5 +275,14 @@ final class Transfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         complete(data: nil, response: task.response, error: error)
+    }
+}
+
+/// ``HTTPClient/decoders`` as a callback queue, for the watchdog's looks.
+private final class DecodersQueue: CallbackQueue {
+    static let shared = DecodersQueue()
+
+    func schedule(_ job: @escaping @Sendable () -> Void) {
+        HTTPClient.decoders.submit(job)
     }
 }

@@ -39,8 +39,12 @@ extension HTTPClient {
     }
 
     /// Each interceptor's `adapt`, in order, told which send it adapts (``HTTPCallScope``).
-    private func adapt(_ request: URLRequest, from index: Int, _ call: Call, _ record: SendRecord) -> Response<URLRequest>
-    {
+    private func adapt(
+        _ request: URLRequest,
+        from index: Int,
+        _ call: Call,
+        _ record: SendRecord
+    ) -> Response<URLRequest> {
         guard index < interceptors.count else { return Response(value: request) }
         let adapting = HTTPCallScope.with(HTTPCallScope(refreshes: call.refreshes, send: record)) {
             interceptors[index].adapt(request)
@@ -62,7 +66,9 @@ extension HTTPClient {
             interceptors[index].retry(request, after: error, attempt: attempt)
         }
         return asking.flatMap { [self] again in
-            again ? Response(value: true) : shouldRetry(request, after: error, attempt: attempt, from: index + 1, call, record)
+            again
+                ? Response(value: true)
+                : shouldRetry(request, after: error, attempt: attempt, from: index + 1, call, record)
         }
     }
 }

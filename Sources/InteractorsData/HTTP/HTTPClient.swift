@@ -171,7 +171,7 @@ public final class HTTPClient: Sendable {
             refreshes: HTTPCallScope.current?.refreshes ?? [],
             timeout: endpoint.timeout
         )
-        let response = retry.send(endpoint.method, carriesKey: { call.key?.wasSent ?? false }) { [self] in
+        let response = retry.send(endpoint.method, carriesKey: { call.key?.keysSends ?? false }) { [self] in
             exchange(request, call, sends: 1).flatMap { data, response in
                 Self.decoded(data, response, for: request, with: endpoint, in: call)
             }

@@ -141,7 +141,9 @@ extension HTTPRetryPolicy {
         let response = attempt()
         guard retry <= times else { return response }
         return response.flatRecover { error in
-            guard let wait = wait(beforeRetry: retry, after: error, of: method, keyed: carriesKey()) else { throw error }
+            guard let wait = wait(beforeRetry: retry, after: error, of: method, keyed: carriesKey()) else {
+                throw error
+            }
             guard wait > .zero else { return send(method, carriesKey, retry: retry + 1, attempt) }
             return Response(value: ()).delay(by: wait, clock: clock).flatMap {
                 send(method, carriesKey, retry: retry + 1, attempt)

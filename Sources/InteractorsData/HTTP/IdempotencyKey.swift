@@ -35,8 +35,9 @@ final class IdempotencyKey: Sendable {
         return request
     }
 
-    /// Whether the call's sends carry a key: a server can tell a repeat.
-    var wasSent: Bool {
-        value.withLock { $0 != nil }
+    /// Whether the call's sends carry a key, so that a server can tell a repeat: every one does when the client
+    /// generates keys, and every one after the first that carried one.
+    var keysSends: Bool {
+        generatesOne || value.withLock { $0 != nil }
     }
 }

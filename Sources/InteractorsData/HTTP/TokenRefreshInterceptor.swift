@@ -174,7 +174,9 @@ public final class TokenRefreshInterceptor<Credential: Sendable>: HTTPIntercepto
     ) -> Response<Numbered> {
         let (response, resolver) = Response<Numbered>.makePending()
         let next = state.withLock { state -> Next in
-            if let flight = state.flight, refreshes.contains(flight.id) { return .insideItsOwnRefresh(flight: flight.id) }
+            if let flight = state.flight, refreshes.contains(flight.id) {
+                return .insideItsOwnRefresh(flight: flight.id)
+            }
             var starts = false
             if state.flight == nil {
                 guard state.generation == generation, startingOne else {

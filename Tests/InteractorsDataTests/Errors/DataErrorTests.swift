@@ -56,9 +56,14 @@ import Testing
     @Test func aLongBodyIsQuotedUpToAKilobyteThenItsSize() {
         let error = HTTPError(status: 500, body: Data(repeating: UInt8(ascii: "x"), count: 51_200))
         #expect(
-            error.description == "HTTPError(500): " + String(repeating: "x", count: 1_024) + "… (51200 bytes)" + Self.retryLater
+            error.description == "HTTPError(500): " + String(repeating: "x", count: 1_024) + "… (51200 bytes)"
+                + Self.retryLater
         )
-        #expect(HTTPError(status: 500, body: Data(repeating: 0x41, count: 1_024)).description.hasSuffix("A" + Self.retryLater))
+        #expect(
+            HTTPError(status: 500, body: Data(repeating: 0x41, count: 1_024)).description.hasSuffix(
+                "A" + Self.retryLater
+            )
+        )
     }
 
     @Test func anHTTPErrorMadeWithoutItsRequestHasNoMethodOrURL() {

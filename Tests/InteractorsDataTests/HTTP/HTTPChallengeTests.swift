@@ -55,7 +55,10 @@ import FoundationNetworking
         func adapt(_ request: URLRequest) -> Response<URLRequest> {
             guard loggedIn.withLock({ $0 }) else { return Response(value: request) }
             var request = request
-            request.setValue("Basic " + Data("user:passwd".utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
+            request.setValue(
+                "Basic " + Data("user:passwd".utf8).base64EncodedString(),
+                forHTTPHeaderField: "Authorization"
+            )
             return Response(value: request)
         }
 

@@ -46,7 +46,9 @@ import FoundationNetworking
         let hop = try client.send(redirect).get(timeout: .seconds(30))
         #expect(hop.headers["x-api-key"] == nil)
         #expect(hop.headers["accept-language"] == "fr")  // says how to read the answer: it follows
-        #expect(try server.received().allSatisfy { $0.headerNames.filter { $0.lowercased() == "x-api-key" }.count == 1 })
+        #expect(
+            try server.received().allSatisfy { $0.headerNames.filter { $0.lowercased() == "x-api-key" }.count == 1 }
+        )
         #expect(try other.received().allSatisfy { $0.headers["x-api-key"] == nil })
     }
 

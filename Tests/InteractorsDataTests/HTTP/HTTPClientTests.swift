@@ -182,7 +182,8 @@ import FoundationNetworking
         #expect(undecodable.message.hasSuffix("… (51200 bytes)"))
         let short = try #require(client.send(.get("status/500", as: Note.self)).error as? HTTPError)
         #expect(
-            short.description == "HTTPError(500) GET \(server.baseURL)/status/500: server says 500" + DataErrorTests.retryLater
+            short.description == "HTTPError(500) GET \(server.baseURL)/status/500: server says 500"
+                + DataErrorTests.retryLater
         )
     }
 
@@ -197,7 +198,8 @@ import FoundationNetworking
         #expect(error.url?.query == "token=s3cret&page=2")  // the whole URL stays in the error
         #expect(
             error.description
-                == "HTTPError(503) GET \(server.baseURL)/status/503?token=…&page=…: server says 503" + DataErrorTests.retryLater
+                == "HTTPError(503) GET \(server.baseURL)/status/503?token=…&page=…: server says 503"
+                + DataErrorTests.retryLater
         )
         #expect(error.localizedDescription == error.description)
         #expect(try server.requestLines() == ["GET /status/503?token=s3cret&page=2"])
@@ -227,7 +229,9 @@ import FoundationNetworking
             #expect(error.description.hasSuffix(DataErrorTests.retryLater), "\(status)")
         }
         let refused = try #require(client.send(.get("challenge/Basic", as: Note.self)).error as? HTTPError)
-        #expect(refused.description.hasSuffix("(a TokenRefreshInterceptor refreshes a token and sends the request again))"))
+        #expect(
+            refused.description.hasSuffix("(a TokenRefreshInterceptor refreshes a token and sends the request again))")
+        )
         #expect(HTTPError(status: 403).description.contains("do not allow this request"))
         #expect(HTTPError(status: 407).description.contains("the proxy refused the credentials"))
         for status in [400, 404, 409, 422, 501] {

@@ -73,10 +73,15 @@ import FoundationNetworking
             DataError(code: .notFound, message: "m"), HTTPError(status: 503, body: Data("b".utf8)),
         ]
         #expect(
-            localized.map(\.localizedDescription) == ["DataError.notFound: m", "HTTPError(503): b" + DataErrorTests.retryLater]
+            localized.map(\.localizedDescription) == [
+                "DataError.notFound: m", "HTTPError(503): b" + DataErrorTests.retryLater,
+            ]
         )
         let plain = HTTPError(status: 503, body: Data("b".utf8), headers: HTTPHeaders(["Retry-After": "1"]))
-        #expect(plain.method == nil && plain.url == nil && plain.description == "HTTPError(503): b" + DataErrorTests.retryLater)
+        #expect(
+            plain.method == nil && plain.url == nil
+                && plain.description == "HTTPError(503): b" + DataErrorTests.retryLater
+        )
     }
 
     // MARK: Called as a user calls them, the defaults checked

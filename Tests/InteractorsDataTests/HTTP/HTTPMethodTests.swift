@@ -30,7 +30,12 @@ import FoundationNetworking
         let server = try await RESTServer.start()
         let client = HTTPClient(baseURL: server.baseURL)
         let query = HTTPMethod(rawValue: "QUERY")
-        let search = Endpoint<Echo>(method: query, path: "echo", body: Data("q=ada".utf8), decode: Endpoint<Echo>.jsonDecode)
+        let search = Endpoint<Echo>(
+            method: query,
+            path: "echo",
+            body: Data("q=ada".utf8),
+            decode: Endpoint<Echo>.jsonDecode
+        )
         let echo = try await client.send(search).value
         #expect(echo.method == "QUERY" && echo.body == "q=ada")
         #expect(HTTPMethod(rawValue: "M-SEARCH").rawValue == "M-SEARCH")

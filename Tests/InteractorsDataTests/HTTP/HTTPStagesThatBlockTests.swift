@@ -79,7 +79,9 @@ import FoundationNetworking
         for (index, poller) in pollers.enumerated() {
             #expect(try poller.get(timeout: .seconds(2)).path == "/auth/echo/\(index)")
         }
-        #expect(try server.requestLines().filter { $0.contains("token") } == ["GET /flaky/1/token", "GET /flaky/1/token"])
+        #expect(
+            try server.requestLines().filter { $0.contains("token") } == ["GET /flaky/1/token", "GET /flaky/1/token"]
+        )
     }
 
     // The rule's 64: with 64 stages of the client's calls blocked at once, each on a response the test settles
@@ -92,14 +94,20 @@ import FoundationNetworking
         let auth = TokenRefreshInterceptor(
             credential: token,
             apply: { token, request in request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") },
-            refresh: { _ in tokens.send(Endpoint<Issued>(method: .post, path: "token", decode: Endpoint<Issued>.jsonDecode)).map(\.token) }
+            refresh: { _ in
+                tokens.send(Endpoint<Issued>(method: .post, path: "token", decode: Endpoint<Issued>.jsonDecode)).map(
+                    \.token
+                )
+            }
         )
         let client = HTTPClient(baseURL: server.baseURL, interceptors: [auth])
         let policy = HTTPRetryPolicy(times: 2, delay: .milliseconds(50))
         func timedCalls(_ count: Int) throws -> [Duration] {
             try (0..<count).map { index in
                 let start = ContinuousClock.now
-                _ = try client.send(.get("auth/echo/timed/\(index)", as: Echo.self), retry: policy).get(timeout: .seconds(5))
+                _ = try client.send(.get("auth/echo/timed/\(index)", as: Echo.self), retry: policy).get(
+                    timeout: .seconds(5)
+                )
                 return start.duration(to: .now)
             }
         }

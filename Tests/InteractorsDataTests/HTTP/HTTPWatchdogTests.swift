@@ -45,7 +45,8 @@ import FoundationNetworking
         defer { silent.resume() }
         let client = HTTPClient(baseURL: server.baseURL, session: silent.session)
         var slow = Endpoint<Void>(method: .get, path: "slow", query: [URLQueryItem(name: "seconds", value: "240")]) {
-            _, _ in
+            _,
+            _ in
         }
         slow.timeout = .seconds(1)
         let error = try #require(throws: URLError.self) { try client.send(slow).get(timeout: .seconds(30)) }
@@ -59,7 +60,8 @@ import FoundationNetworking
         defer { silent.resume() }
         let client = HTTPClient(baseURL: server.baseURL, session: silent.session)
         let slow = Endpoint<Void>(method: .get, path: "slow", query: [URLQueryItem(name: "seconds", value: "240")]) {
-            _, _ in
+            _,
+            _ in
         }
         let error = try #require(throws: URLError.self) { try client.send(slow).get(timeout: .seconds(30)) }
         #expect(error.code == .timedOut)

@@ -26,7 +26,9 @@ import FoundationNetworking
     }
 
     func echo(_ method: HTTPMethod, _ path: String = "echo", headers: [String: String] = [:]) -> Endpoint<Echo> {
-        Endpoint<Echo>(method: method, path: path, headers: headers, body: method == .get ? nil : Data("{}".utf8)) { data, _ in
+        Endpoint<Echo>(method: method, path: path, headers: headers, body: method == .get ? nil : Data("{}".utf8)) {
+            data,
+            _ in
             try JSONDecoder().decode(Echo.self, from: data)
         }
     }
@@ -38,7 +40,9 @@ import FoundationNetworking
     @Test func everyPOSTAndPATCHCarriesANewKeyPerCallAndOtherMethodsNone() throws {
         var sent: [HTTPMethod: [String?]] = [:]
         for method in [HTTPMethod.post, .post, .patch, .get, .put, .delete, .options] {
-            sent[method, default: []].append(try keyed.send(echo(method)).get(timeout: .seconds(30)).headers["idempotency-key"])
+            sent[method, default: []].append(
+                try keyed.send(echo(method)).get(timeout: .seconds(30)).headers["idempotency-key"]
+            )
         }
         let posts = try #require(sent[.post]?.compactMap { $0 })
         #expect(posts.count == 2 && posts[0] != posts[1])

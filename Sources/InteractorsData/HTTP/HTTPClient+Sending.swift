@@ -18,6 +18,11 @@ extension HTTPClient {
         let timeout: Duration?
 
         var scope: HTTPCallScope { HTTPCallScope(refreshes: refreshes) }
+
+        /// What an interceptor answers about the send `record` notes, asked in the call's scope.
+        func asking<Answer>(about record: SendRecord, _ question: () -> Response<Answer>) -> Response<Answer> {
+            HTTPCallScope.with(HTTPCallScope(refreshes: refreshes, send: record), question)
+        }
     }
 
     /// Adapts `request`, sends it, and asks the interceptors whether to send it again if it failed at its own
@@ -46,9 +51,7 @@ extension HTTPClient {
         _ record: SendRecord
     ) -> Response<URLRequest> {
         guard index < interceptors.count else { return Response(value: request) }
-        let adapting = HTTPCallScope.with(HTTPCallScope(refreshes: call.refreshes, send: record)) {
-            interceptors[index].adapt(request)
-        }
+        let adapting = call.asking(about: record) { interceptors[index].adapt(request) }
         return adapting.flatMap { [self] in adapt($0, from: index + 1, call, record) }
     }
 
@@ -62,9 +65,7 @@ extension HTTPClient {
         _ record: SendRecord
     ) -> Response<Bool> {
         guard index < interceptors.count else { return Response(value: false) }
-        let asking = HTTPCallScope.with(HTTPCallScope(refreshes: call.refreshes, send: record)) {
-            interceptors[index].retry(request, after: error, attempt: attempt)
-        }
+        let asking = call.asking(about: record) { interceptors[index].retry(request, after: error, attempt: attempt) }
         return asking.flatMap { [self] again in
             again
                 ? Response(value: true)

@@ -14,7 +14,8 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// The method's name as it goes on the wire: `"GET"`.
     public let rawValue: String
 
-    /// The method called `rawValue`, a token of RFC 9110 §9.1 (letters, digits and ``!#$%&'*+-.^_`|~``).
+    /// The method called `rawValue`, a token of RFC 9110 §9.1: letters, digits, the symbols `!#$%&'*+-.^_|~` and
+    /// the grave accent.
     ///
     /// - Precondition: `rawValue` is a token: not empty, no space, no separator such as `(`, `/` or `:`. A
     ///   request line with anything else would be another request, or none the server can read.

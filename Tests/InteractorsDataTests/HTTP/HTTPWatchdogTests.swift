@@ -88,26 +88,27 @@ import FoundationNetworking
         }
     }
 
-    @Test func aCallWhoseBytesKeepComingOutlastsItsTimeout() throws {
-        let client = HTTPClient(baseURL: server.baseURL, interceptors: [LongSessionTimeout()])
-        // Twelve bytes, one every 0.2 s: 2.4 s in all, never 1 s without one.
+    /// `GET /drip`: `bytes` bytes, one every `seconds`, with `timeout`.
+    static func drip(bytes: Int, every seconds: String, timeout: Duration) -> Endpoint<Data> {
         var drip = Endpoint<Data>(
             method: .get,
             path: "drip",
-            query: [URLQueryItem(name: "bytes", value: "12"), URLQueryItem(name: "interval", value: "0.2")]
+            query: [URLQueryItem(name: "bytes", value: "\(bytes)"), URLQueryItem(name: "interval", value: seconds)]
         ) { data, _ in data }
-        drip.timeout = .seconds(1)
+        drip.timeout = timeout
+        return drip
+    }
+
+    @Test func aCallWhoseBytesKeepComingOutlastsItsTimeout() throws {
+        let client = HTTPClient(baseURL: server.baseURL, interceptors: [LongSessionTimeout()])
+        // Twelve bytes, one every 0.2 s: 2.4 s in all, never 1 s without one.
+        let drip = Self.drip(bytes: 12, every: "0.2", timeout: .seconds(1))
         #expect(try client.send(drip).get(timeout: .seconds(30)) == Data(repeating: UInt8(ascii: "x"), count: 12))
     }
 
     @Test func aCallThatStopsReceivingEndsByItsTimeout() throws {
         let client = HTTPClient(baseURL: server.baseURL, interceptors: [LongSessionTimeout()])
-        var drip = Endpoint<Data>(
-            method: .get,
-            path: "drip",
-            query: [URLQueryItem(name: "bytes", value: "3"), URLQueryItem(name: "interval", value: "30")]
-        ) { data, _ in data }
-        drip.timeout = .seconds(1)
+        let drip = Self.drip(bytes: 3, every: "30", timeout: .seconds(1))
         let error = try #require(throws: URLError.self) { try client.send(drip).get(timeout: .seconds(30)) }
         #expect(error.code == .timedOut)
         #expect(error.localizedDescription.contains("GET \(server.baseURL)/drip?bytes=…&interval=…"))

@@ -262,7 +262,8 @@ import FoundationNetworking
         #expect(try server.received().map(\.path).contains("/auth/echo/me") == false)
     }
 
-    @Test func anApplyThatAddsAPerRequestHeaderStillRefreshesAndIsCalledOncePerSend() throws {
+    /// An interceptor refreshing from the server whose `apply` adds a nonce too, and the count of its calls.
+    func withANoncePerSend() -> (TokenRefreshInterceptor<String>, LockedBox<Int>) {
         let applied = LockedBox(0)
         let auth = TokenRefreshInterceptor(
             credential: "expired",
@@ -273,6 +274,11 @@ import FoundationNetworking
             },
             refresh: { [tokens] _ in tokens.send(Self.issue()).map(\.token) }
         )
+        return (auth, applied)
+    }
+
+    @Test func anApplyThatAddsAPerRequestHeaderStillRefreshesAndIsCalledOncePerSend() throws {
+        let (auth, applied) = withANoncePerSend()
         let client = HTTPClient(baseURL: server.baseURL, interceptors: [auth])
         let echo = try client.send(.get("auth/echo", as: Echo.self)).get(timeout: .seconds(30))
         #expect(echo.headers["authorization"] == "Bearer t1")
@@ -282,16 +288,7 @@ import FoundationNetworking
     }
 
     @Test func aRequestRefusedWithAnOlderCredentialIsSentAgainWithoutARefreshWhateverApplyAdds() throws {
-        let applied = LockedBox(0)
-        let auth = TokenRefreshInterceptor(
-            credential: "expired",
-            apply: { token, request in
-                applied.withLock { $0 += 1 }
-                Self.bearer(token, &request)
-                request.setValue(UUID().uuidString, forHTTPHeaderField: "X-Nonce")
-            },
-            refresh: { [tokens] _ in tokens.send(Self.issue()).map(\.token) }
-        )
+        let (auth, applied) = withANoncePerSend()
         let client = HTTPClient(baseURL: server.baseURL, interceptors: [auth])
         let late = client.send(
             .get("auth/echo/late", query: [URLQueryItem(name: "refuse_when_issued", value: "1")], as: Echo.self)

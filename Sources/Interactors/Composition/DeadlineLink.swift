@@ -1,3 +1,5 @@
+import Dispatch
+
 /// A `timeout` stage: the timed response's upstream seen through a deadline, and the timer's entry for that
 /// deadline.
 ///
@@ -44,4 +46,15 @@ final class DeadlineLink<Value: Sendable>: DeadlineTimer.Entry, UpstreamLink, @u
     func collectBlockingHelp(into help: inout BlockingHelp, timed: Bool) {
         help.upstreams.append((upstream, true))
     }
+
+    /// Seen through: a timed response refuses cancellation when what it times does.
+    func markCancellation(unconditionally: Bool) -> CancellationStep { .descend(upstream) }
+
+    func refuseCancellation() {}
+
+    var refusesCancellation: Bool { upstream.refusesCancellation }
+    /// Walked through, not watched.
+    func addWatcher(_ wakeUp: DispatchSemaphore) -> Bool { false }
+
+    func removeWatcher(_ wakeUp: DispatchSemaphore) {}
 }

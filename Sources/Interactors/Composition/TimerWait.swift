@@ -37,6 +37,17 @@ final class TimerWait: DeadlineTimer.Entry, UpstreamLink, @unchecked Sendable {
 
     /// Nothing to run in a blocked caller's place: only time brings the next step.
     func collectBlockingHelp(into help: inout BlockingHelp, timed: Bool) {}
+
+    /// A wait has no work to commit: cancelling it cancels the wait.
+    func markCancellation(unconditionally: Bool) -> CancellationStep { .stop }
+
+    func refuseCancellation() {}
+
+    var refusesCancellation: Bool { false }
+    /// Walked through, not watched.
+    func addWatcher(_ wakeUp: DispatchSemaphore) -> Bool { false }
+
+    func removeWatcher(_ wakeUp: DispatchSemaphore) {}
 }
 
 extension Response {

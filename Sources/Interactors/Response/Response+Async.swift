@@ -9,7 +9,8 @@ extension Response {
     ///
     /// The awaiting task is a consumer of the response: if the task is cancelled, it stops waiting at once with
     /// `CancellationError`, and the response is cancelled too unless another consumer (a derived response, another
-    /// awaiting task) still needs it.
+    /// awaiting task) still needs it. A response committed to its outcome (``Resolver/commitToOutcome()``: a write
+    /// that has begun) is not cancelled: the task waits on and gets that outcome.
     public var value: Value {
         get async throws {
             if let outcome = settledOutcome { return try outcome.get() }
@@ -25,6 +26,8 @@ extension Response {
                     if waiter.isResumed { withdrawHandlers(ownedBy: waiter) }
                 }
             } onCancel: {
+                // Work this task alone waits for that has committed to its outcome: its outcome is the answer.
+                if retained, !prepareCancellation(asSoleConsumer: true) { return }
                 waiter.resume(with: .failure(CancellationError()))
                 if retained { releaseDemand(of: waiter) }
             }

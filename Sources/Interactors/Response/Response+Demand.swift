@@ -1,4 +1,4 @@
-import Dispatch
+public import Dispatch
 public import Synchronization
 
 // MARK: Demand
@@ -26,6 +26,24 @@ protocol UpstreamLink: AnyObject, Sendable {
     /// Adds the queued work and the upstreams this link waits on, without recursing (chains can be long).
     /// `timed` says the path from the blocked caller crossed a deadline (a `timeout` stage).
     func collectBlockingHelp(into help: inout BlockingHelp, timed: Bool)
+
+    /// One step of a cancellation's walk (see `Response+Committing.swift`): refuses if this link's work has
+    /// committed to its outcome; else, if the cancellation will reach it (`unconditionally`, or its only consumer
+    /// is the one cancelling), marks it so its work can no longer commit, and answers what it waits on.
+    func markCancellation(unconditionally: Bool) -> CancellationStep
+
+    /// Makes this pending link refuse cancellation from now on: what it waits on has committed to its outcome.
+    func refuseCancellation()
+
+    /// Whether this link refuses cancellation: its work, or work it waits on, has committed to its outcome.
+    var refusesCancellation: Bool { get }
+
+    /// Has `wakeUp` signalled when this link moves to a new upstream, defers its delivery or delivers (see
+    /// `BlockedCallerWatch`); `false` if this link cannot be watched (it has settled, or is not a response).
+    func addWatcher(_ wakeUp: DispatchSemaphore) -> Bool
+
+    /// Stops signalling `wakeUp`.
+    func removeWatcher(_ wakeUp: DispatchSemaphore)
 }
 
 /// What a blocked caller found it could run: queued work, each with whether a deadline lies on its path, and
@@ -142,24 +160,57 @@ extension Response: UpstreamLink {
     @discardableResult
     func switchUpstream<Next: Sendable>(to next: Response<Next>) -> Bool {
         guard next.retainDemand() else { return false }
-        guard replaceUpstream(with: next) else {
+        guard let watchers = replaceUpstream(with: next, takingWatchers: true) else {
             next.releaseDemand(of: self)
             return false
         }
-        WakeUpList.blockedCallers.notify()
+        for watcher in watchers { watcher.signal() }
         return true
     }
 
     /// Makes `link` what this pending response waits on, releasing the previous link after the lock; `false` if
     /// the response has settled.
+    ///
+    /// A response that moves on from work that committed to its outcome keeps refusing cancellation: its answer
+    /// is now that work's consequence (a `flatMap` after a write).
     @usableFromInline
     func replaceUpstream(with link: any UpstreamLink) -> Bool {
-        let (accepted, previous) = lock.withLock { () -> (Bool, (any UpstreamLink)?) in
-            guard !isSettled else { return (false, nil) }
-            return (true, replaceUpstreamPending(with: link))
+        replaceUpstream(with: link, takingWatchers: false) != nil
+    }
+
+    /// As ``replaceUpstream(with:)``; answers `nil` if the response has settled, else its watchers to signal
+    /// (copied into a buffer of their own under the lock, if `takingWatchers`).
+    @usableFromInline
+    func replaceUpstream(with link: any UpstreamLink, takingWatchers: Bool) -> [DispatchSemaphore]? {
+        let (watchers, previous) = lock.withLock { () -> ([DispatchSemaphore]?, (any UpstreamLink)?) in
+            guard !isSettled else { return (nil, nil) }
+            let previous = replaceUpstreamPending(with: link)
+            if previous?.refusesCancellation == true {
+                let current = state.load(ordering: .relaxed)
+                state.store(current | ResponseState.refusesCancellation, ordering: .relaxed)
+            }
+            guard takingWatchers, let waiters = extras?.waiters, !waiters.isEmpty else { return ([], previous) }
+            return (waiters.map { $0 }, previous)
         }
         withExtendedLifetime(previous) {}  // released after the lock
-        return accepted
+        return watchers
+    }
+
+    @usableFromInline
+    func addWatcher(_ wakeUp: DispatchSemaphore) -> Bool {
+        lock.withLock {
+            guard !isSettled else { return false }
+            makeExtras().waiters.append(wakeUp)
+            return true
+        }
+    }
+
+    @usableFromInline
+    func removeWatcher(_ wakeUp: DispatchSemaphore) {
+        lock.withLock {
+            guard let extras, let index = extras.waiters.firstIndex(where: { $0 === wakeUp }) else { return }
+            extras.waiters.remove(at: index)
+        }
     }
 
     /// Consumes `next` through `stage`, owned by this response: makes `next` its upstream and adds the stage to
@@ -194,6 +245,18 @@ final class UpstreamGroup: UpstreamLink {
     func collectBlockingHelp(into help: inout BlockingHelp, timed: Bool) {
         for member in members { help.upstreams.append((member, timed)) }
     }
+
+    /// A combinator's inputs each decide on their own, when its cancellation releases them.
+    func markCancellation(unconditionally: Bool) -> CancellationStep { .stop }
+
+    func refuseCancellation() {}
+
+    var refusesCancellation: Bool { false }
+
+    /// Walked through, not watched: its members are.
+    func addWatcher(_ wakeUp: DispatchSemaphore) -> Bool { false }
+
+    func removeWatcher(_ wakeUp: DispatchSemaphore) {}
 }
 
 extension Response {

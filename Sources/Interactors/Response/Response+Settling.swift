@@ -38,7 +38,8 @@ extension Response: DeferredSettlement {
     /// `upstreamIsSettled` says the caller is a stage run by the upstream's settlement, so releasing demand on
     /// the upstream would be a no-op; skipping it saves a lock round trip per stage. `unlessConsumed` leaves a
     /// response that has a consumer pending (a cancellation decided when the last one let go, which another
-    /// joined since).
+    /// joined since). A cancellation leaves a response whose work has committed to its outcome (see
+    /// `Response+Committing.swift`).
     @inlinable
     @discardableResult
     func settle(
@@ -52,7 +53,8 @@ extension Response: DeferredSettlement {
         lock.lock()
         let pending = state.load(ordering: .relaxed)
         guard ResponseState.phase(pending) == ResponseState.pending,
-            !unlessConsumed || ResponseState.consumers(pending) == 0
+            !unlessConsumed || ResponseState.consumers(pending) == 0,
+            !cancelling || pending & ResponseState.refusesCancellation == 0
         else {
             lock.unlock()
             return false
@@ -60,6 +62,11 @@ extension Response: DeferredSettlement {
         var settled = ResponseState.state(pending, phase: ResponseState.settled)
         if cancelling { settled |= ResponseState.cancelled }
         let (upstream, first) = takePending(storing: outcome)
+        // A stage settling this response with the outcome of work that committed to it: the answer is that
+        // work's, and a cancellation racing its delivery downstream must not replace it (`Response+Committing`).
+        if upstreamIsSettled, let upstream, upstream.refusesCancellation {
+            settled |= ResponseState.refusesCancellation
+        }
         let more = self.more.take()
         guard extras == nil, case .settlingThread = route, !drain.isFull else {
             let finish = Finish(
@@ -197,8 +204,9 @@ extension Response: DeferredSettlement {
 
     /// Leaves the delivery to whoever claims it first: the handlers and the upstream wait in the extras, and
     /// blocked callers are woken to claim it themselves, those blocked on it and those blocked downstream of it,
-    /// who find it through their upstreams (a caller blocked on a `timeout(...).map` claims the timed response's
-    /// delivery, which settles the `map`). Call with the lock held; returns with it released.
+    /// who watch it (`BlockedCallerWatch`) and find it through their upstreams (a caller blocked on a
+    /// `timeout(...).map` claims the timed response's delivery, which settles the `map`). Call with the lock held;
+    /// returns with it released.
     @usableFromInline
     func deferDelivery(of finish: consuming Finish, settled: UInt32) {
         let extras = makeExtras()
@@ -209,7 +217,6 @@ extension Response: DeferredSettlement {
         lock.unlock()
         for waiter in waiters { waiter.signal() }
         if deferred & ResponseState.hasParkedWaiters != 0 { ParkingWord.wakeAll(state) }
-        WakeUpList.blockedCallers.notify()
     }
 
     /// Hands the delivery to the library's delivery threads, and to blocked callers. Call with the lock held, with

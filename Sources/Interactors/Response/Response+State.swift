@@ -36,8 +36,23 @@ extension Response {
     /// Cancels the response: if it is pending, it fails with `CancellationError`, ``isCancelled`` becomes
     /// `true`, the handlers registered with ``Resolver/onCancel(_:)`` run on this thread, and later attempts to
     /// settle it are ignored. Cancelling a settled response changes nothing.
+    ///
+    /// The one exception: work that cannot be taken back once begun (a write handed to a store, a request sent
+    /// to a server) commits its response to its outcome when it begins (``Resolver/commitToOutcome()``). From
+    /// then on cancelling that response, or a response that waits on it (a `map`, a `flatMap`, a repository's or
+    /// an interactor's answer), is ignored: it settles with the work's outcome, and ``isCancelled`` stays
+    /// `false`. A write still queued behind others has not begun: cancelling it withdraws it.
     @inlinable
     public func cancel() {
+        if isSettled { return }
+        cancelUnlessCommitted()
+    }
+
+    /// Cancels the response unless it, or work it waits on, has committed to its outcome (see
+    /// `Response+Committing.swift`).
+    @usableFromInline
+    func cancelUnlessCommitted() {
+        guard prepareCancellation(asSoleConsumer: false) else { return }
         settle(.failure(CancellationError()), cancelling: true)
     }
 

@@ -38,11 +38,16 @@ enum ResponseState {
     /// A consumer let go while the response was still needed by others: the last blocked caller to leave with no
     /// consumer left cancels it (see `Response+Demand.swift`).
     @inlinable static var consumerLetGo: UInt32 { 1 << 6 }
+    /// The response's work has begun and committed it to its outcome (``Resolver/commitToOutcome()``), or it waits
+    /// on work that has: `cancel()` and a consumer letting go no longer settle it (see `Response+Committing.swift`).
+    @inlinable static var refusesCancellation: UInt32 { 1 << 7 }
+    /// A cancellation is on its way to this response through its only consumer: its work may no longer commit.
+    @inlinable static var cancellationIntended: UInt32 { 1 << 8 }
 
     /// The consumer count, in the bits above the flags.
-    @inlinable static var consumerShift: UInt32 { 7 }
+    @inlinable static var consumerShift: UInt32 { 9 }
     @inlinable static var oneConsumer: UInt32 { 1 << consumerShift }
-    /// How many consumers one response can count: 33,554,431, far more than memory holds derived responses.
+    /// How many consumers one response can count: 8,388,607, far more than memory holds derived responses.
     @inlinable static var maximumConsumers: UInt32 { UInt32.max >> consumerShift }
 
     @inlinable
@@ -58,7 +63,7 @@ enum ResponseState {
     /// `state` with one consumer more.
     @inlinable
     static func addingConsumer(_ state: UInt32) -> UInt32 {
-        precondition(consumers(state) < maximumConsumers, "Interactors: more than 33,554,431 consumers of one response")
+        precondition(consumers(state) < maximumConsumers, "Interactors: more than 8,388,607 consumers of one response")
         return state &+ oneConsumer
     }
 }

@@ -89,54 +89,34 @@ import FoundationNetworking
     // median with nothing blocked, and none takes over 1 s.
     @Test func sixtyFourBlockedStagesLeaveTheClientsOtherCallsAnswering() throws {
         let tokens = HTTPClient(baseURL: server.baseURL)
-        let token = try tokens.send(Endpoint<Issued>(method: .post, path: "token", decode: Endpoint<Issued>.jsonDecode))
-            .get(timeout: .seconds(30)).token
+        let issue = Endpoint<Issued>(method: .post, path: "token", decode: Endpoint<Issued>.jsonDecode)
+        let token = try tokens.send(issue).get(timeout: .seconds(30)).token
         let auth = TokenRefreshInterceptor(
             credential: token,
             apply: { token, request in request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") },
-            refresh: { _ in
-                tokens.send(Endpoint<Issued>(method: .post, path: "token", decode: Endpoint<Issued>.jsonDecode)).map(
-                    \.token
-                )
-            }
+            refresh: { _ in tokens.send(issue).map(\.token) }
         )
         let client = HTTPClient(baseURL: server.baseURL, interceptors: [auth])
         let policy = HTTPRetryPolicy(times: 2, delay: .milliseconds(50))
-        func timedCalls(_ count: Int) throws -> [Duration] {
-            try (0..<count).map { index in
-                let start = ContinuousClock.now
-                _ = try client.send(.get("auth/echo/timed/\(index)", as: Echo.self), retry: policy).get(
-                    timeout: .seconds(5)
-                )
-                return start.duration(to: .now)
+        let failures = LockedBox([String]())
+        let call = {
+            do {
+                _ = try client.send(.get("auth/echo/timed", as: Echo.self), retry: policy).get(timeout: .seconds(5))
+            } catch {
+                failures.withLock { $0.append("\(error)") }
             }
         }
-        _ = try timedCalls(3)  // warm: connections made, threads started
-        let unblocked = try timedCalls(21).sorted()[10]
+        _ = Latencies(of: 3, call)  // connections made, threads started
+        let unblocked = Latencies(of: 21, call)
 
-        let gates = (0..<64).map { _ in Response<Void>.makePending() }
-        let started = DispatchSemaphore(value: 0)
-        let blocked = gates.enumerated().map { index, gate in
-            client.send(.get("auth/echo/blocked/\(index)", as: Echo.self), retry: policy).map { echo in
-                started.signal()
-                try gate.response.get(timeout: .seconds(60))
-                return echo.path
-            }
+        let blocked = BlockedStages(64) { body in
+            _ = client.send(.get("auth/echo/blocked", as: Echo.self), retry: policy).map { _ in body() }
         }
-        defer { for gate in gates { gate.resolver.succeed(()) } }
-        var blockedAtOnce = 0
-        while blockedAtOnce < 64, started.wait(timeout: .now() + 10) == .success { blockedAtOnce += 1 }
-        try #require(blockedAtOnce == 64, "only \(blockedAtOnce) of 64 stages ran")
-
-        let whileBlocked = try timedCalls(21)
-        for duration in whileBlocked {
-            #expect(duration <= unblocked + .milliseconds(200), "median unblocked \(unblocked)")
-            #expect(duration < .seconds(1))
-        }
-        for gate in gates { gate.resolver.succeed(()) }
-        for (index, call) in blocked.enumerated() {
-            #expect(try call.get(timeout: .seconds(30)) == "/auth/echo/blocked/\(index)")
-        }
+        defer { blocked.release() }
+        #expect(blocked.allEntered)
+        let whileBlocked = Latencies(of: 21, call)
+        #expect(whileBlocked.areWithinTheBound(of: unblocked), "\(whileBlocked), against \(unblocked) unblocked")
+        #expect(failures.withLock { $0 } == [])
     }
 }
 #endif

@@ -219,7 +219,22 @@ final class Transfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     ) {
         touched()
         // The client follows redirects itself: the redirect is the answer.
-        completionHandler(refusesRedirects ? nil : request)
+        if refusesRedirects { return completionHandler(nil) }
+        #if !canImport(FoundationNetworking)
+        // Apple's sessions give a task delegate this event instead of the session's own: pass it on.
+        if let delegate = sessionDelegate(of: session),
+            delegate.urlSession?(
+                session,
+                task: task,
+                willPerformHTTPRedirection: response,
+                newRequest: request,
+                completionHandler: completionHandler
+            ) != nil
+        {
+            return
+        }
+        #endif
+        completionHandler(request)
     }
 
     func urlSession(
@@ -229,7 +244,16 @@ final class Transfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
         guard let answer = challenge.failureResponse as? HTTPURLResponse else {
-            // Not a server's 401 or 407 (a server's certificate, a client certificate): as the system decides.
+            // Not a server's 401 or 407 (a server's certificate, a client certificate): as the session's own
+            // delegate decides (certificate pinning lives there), else the system.
+            #if !canImport(FoundationNetworking)
+            if let delegate = sessionDelegate(of: session),
+                delegate.urlSession?(session, task: task, didReceive: challenge, completionHandler: completionHandler)
+                    != nil
+            {
+                return
+            }
+            #endif
             return completionHandler(.performDefaultHandling, nil)
         }
         state.withLock {
@@ -272,6 +296,17 @@ final class Transfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     ) {
         touched()
     }
+
+    #if !canImport(FoundationNetworking)
+    /// The delegate of a session passed in, which Apple's sessions no longer ask about what a task delegate
+    /// implements; nil for the client's own session, whose delegate hands events to the transfer.
+    private func sessionDelegate(of session: URLSession) -> (any URLSessionTaskDelegate)? {
+        guard let delegate = session.delegate as? any URLSessionTaskDelegate, !(delegate is SessionEvents) else {
+            return nil
+        }
+        return delegate
+    }
+    #endif
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         complete(data: nil, response: task.response, error: error)

@@ -84,6 +84,25 @@ import FoundationNetworking
         )
     }
 
+    @Test func issue33sNamesHaveTheSignaturesItGives() {
+        let cancelAll: (HTTPClient) -> () -> Void = HTTPClient.cancelAll
+        let codes: Set<URLError.Code> = HTTPRetryPolicy.retryableURLErrorCodes
+        let keys: KeyPath<HTTPClient, Bool> = \.idempotencyKeys
+        let client = HTTPClient(baseURL: server.baseURL, idempotencyKeys: true)  // the new last parameter, by name
+        #expect(client.idempotencyKeys && !HTTPClient(baseURL: server.baseURL).idempotencyKeys)
+        _ = (cancelAll, codes, keys)
+    }
+
+    @Test func issue36sHTTPMethodHasTheShapeItGives() {
+        let method: (String) -> HTTPMethod = HTTPMethod.init(rawValue:)
+        let raw: KeyPath<HTTPMethod, String> = \.rawValue
+        func conforms<T: RawRepresentable & Hashable & Sendable>(_: T.Type) -> Bool where T.RawValue == String { true }
+        #expect(conforms(HTTPMethod.self))
+        #expect(method("QUERY")[keyPath: raw] == "QUERY")
+        let members: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options]
+        #expect(members.count == 7)
+    }
+
     // MARK: Called as a user calls them, the defaults checked
 
     @Test func aClientMadeWithItsDefaultsFollowsRedirectsAndAllowsThreeRetries() throws {

@@ -14,7 +14,7 @@ public import FoundationNetworking
 /// ```
 ///
 /// - A status outside 200...299 fails the response with ``HTTPError``: status, headers, body, and the request the
-///   server answered. A 401 or 407 with a challenge (`WWW-Authenticate: Basic realm="…"`) is such an answer, on
+///   server answered. A 401 with a challenge (`WWW-Authenticate: Basic realm="…"`) is such an answer, on
 ///   every platform: it is not sent again with a credential of the system's.
 /// - A body the endpoint cannot decode (an empty one included) fails it with ``DataError/Code/mappingFailed``,
 ///   quoting the start of the body.
@@ -80,7 +80,7 @@ public final class HTTPClient: Sendable {
     ///     `httpAdditionalHeaders` go on each request as the client's own `headers` do (under them), so that a
     ///     redirect to another origin leaves them behind: the client then sends on a session of its own, made
     ///     from a copy of the configuration without them, with the same delegate and delegate queue. A passed
-    ///     session's tasks report through completion handlers: the answer of a 401 or 407 with a challenge then
+    ///     session's tasks report through completion handlers: the answer of a 401 with a challenge then
     ///     arrives without its body on Linux.
     ///   - headers: Headers sent with every request.
     ///   - interceptors: What adapts every request and decides whether a failed one is sent again, in order.

@@ -12,7 +12,7 @@ import FoundationNetworking
 ///   settles in a job on ``HTTPClient/decoders``, so the stages after it (the client's own, the interceptors',
 ///   the app's) run there: a stage may wait for another answer of the same session, which the delegate queue must
 ///   be free to deliver.
-/// - **A challenge is an answer**: a 401 or 407 with `WWW-Authenticate` (Basic, Digest...) is turned down and
+/// - **A challenge is an answer**: a 401 with `WWW-Authenticate` (Basic, Digest...) is turned down and
 ///   settles as the answer it is, headers from `challenge.failureResponse`. On Linux, FoundationNetworking would
 ///   otherwise never end the task (`.performDefaultHandling` hangs; `.useCredential` with no credential crashes),
 ///   and it asks only once the body has arrived, so the body is the server's; a task with a completion handler
@@ -243,8 +243,10 @@ final class Transfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
-        guard let answer = challenge.failureResponse as? HTTPURLResponse else {
-            // Not a server's 401 or 407 (a server's certificate, a client certificate): as the session's own
+        guard let answer = challenge.failureResponse as? HTTPURLResponse, answer.statusCode == 401,
+            !challenge.protectionSpace.isProxy()
+        else {
+            // Not a server's 401 (a proxy's, a server's certificate, a client certificate): as the session's own
             // delegate decides (certificate pinning lives there), else the system.
             #if !canImport(FoundationNetworking)
             if let delegate = sessionDelegate(of: session),

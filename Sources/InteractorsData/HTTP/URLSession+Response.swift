@@ -16,7 +16,7 @@ extension URLSession {
     /// ```
     ///
     /// As ``HTTPClient`` does: the response settles on the library's threads, never on the session's delegate
-    /// queue, so a stage after it may wait for another answer of the same session; a 401 or 407 with a challenge
+    /// queue, so a stage after it may wait for another answer of the same session; a 401 with a challenge
     /// (`WWW-Authenticate: Basic`...) is the answer, with its headers (on Linux, with an empty body); and when
     /// the request's timeout (else the session's `timeoutIntervalForRequest`) passes with nothing sent or
     /// received, it fails with `URLError(.timedOut)` and the task is cancelled, even if the session never calls

@@ -37,9 +37,9 @@ extension ServiceRegistry {
     ///   - center: The notification center the application object posts to.
     ///   - onFailure: Called on the main thread with each failure a delivery reports. By default each is a
     ///     diagnostic (see `Diagnostics`: standard error unless the app set a handler).
-    /// - Returns: The observation; call ``ApplicationNotificationObservation/stop()`` to stop forwarding.
+    /// - Returns: The observation: keep it; ``ApplicationNotificationObservation/cancel()`` or releasing it stops
+    ///   forwarding.
     @MainActor
-    @discardableResult
     public func observeApplicationNotifications(
         from center: NotificationCenter = .default,
         onFailure: (@Sendable (ServiceFailure) -> Void)? = nil

@@ -7,6 +7,11 @@
 ///
 /// Not every event makes sense in every ``LifecycleState``; the registry refuses the ones that do not and
 /// reports a ``LifecycleError`` instead of delivering them.
+///
+/// The cases are complete, and a `switch` over them may list them all: they are the alphabet of the registry's
+/// state machine, each with its hook on ``Service`` and its transitions between ``LifecycleState``s. An event
+/// that does not fit them (a URL to open, say) comes through its own API (``ServiceRegistry/open(_:options:)``), not as a
+/// new case; a new case would change the state machine, which is a new major version.
 public enum LifecycleEvent: Sendable, Hashable {
     /// The app finished launching with the given options. Sent once, first.
     case didFinishLaunching(LaunchOptions)

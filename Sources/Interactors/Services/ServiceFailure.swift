@@ -2,8 +2,12 @@
 /// registry refused.
 ///
 /// ``ServiceRegistry/send(_:)`` and ``ServiceRegistry/register(_:)`` return these; an empty array means every
-/// hook succeeded.
-public struct ServiceFailure: Sendable {
+/// hook succeeded. It is an `Error`, so hosting code written with `try` can throw it:
+///
+/// ```swift
+/// if let failure = registry.send(.didFinishLaunching([:])).first { throw failure }
+/// ```
+public struct ServiceFailure: Error, Sendable {
     /// The service whose hook threw, or `nil` when the registry refused the event before any service heard
     /// it (``error`` is then a ``LifecycleError``).
     public let service: (any Service)?
@@ -22,7 +26,7 @@ public struct ServiceFailure: Sendable {
 }
 
 extension ServiceFailure: CustomStringConvertible {
-    /// Names the service's type, the event and the error.
+    /// Names the service's type, the event and the error: `Analytics failed on willTerminate: <the error>`.
     public var description: String {
         let service = service.map { "\(type(of: $0))" } ?? "ServiceRegistry"
         let event = event.map { "\($0)" } ?? "register"

@@ -21,9 +21,12 @@ private struct ContentView: View {
 
 #if (canImport(UIKit) && !os(watchOS)) || canImport(AppKit)
 struct MyApp: App {
+    /// Forwards the notifications for as long as it is kept.
+    private let lifecycle: ApplicationNotificationObservation
+
     init() {
         ServiceRegistry.shared.register(CrashReporter())
-        ServiceRegistry.shared.observeApplicationNotifications()
+        lifecycle = ServiceRegistry.shared.observeApplicationNotifications()
     }
 
     var body: some Scene {

@@ -23,12 +23,12 @@ func blockingTour() {
     let (seconds, attoseconds) = (ContinuousClock.now - start).components
     let milliseconds = seconds * 1_000 + attoseconds / 1_000_000_000_000_000
     print(
-        "blocking: 64 stages are blocked on the library; a stage due after 20 ms still ran after "
+        "anywhere: 64 stages are blocked on the library; a stage due after 20 ms still ran after "
             + "\(milliseconds) ms (the library replaced each blocked thread meanwhile)"
     )
     unlock.succeed(1)
     let finished = stages.compactMap { try? $0.get(timeout: .seconds(10)) }.count
-    print("blocking: the tour opened the lock: \(finished) of 64 stages finished")
+    print("anywhere: the tour opened the lock: \(finished) of 64 stages finished")
 
     print("\n== A write that has begun is not cancelled ==")
     let (write, store) = Response<String>.makePending()
@@ -37,7 +37,7 @@ func blockingTour() {
     answer.cancel()
     store.succeed("note 7")
     print(
-        "blocking: the caller cancelled after the write began; it was not cancelled (\(answer.isCancelled)), "
+        "committed: the caller cancelled after the write began; it was not cancelled (\(answer.isCancelled)), "
             + "and answers \((try? answer.get()) ?? "nothing")"
     )
 }

@@ -5,7 +5,10 @@ struct PendingOperation<Value: Identifiable & Sendable>: Sendable {
     let isWrite: Bool
     private let run: @Sendable (inout ValueCollection<Value>) -> PendingOutcome
     let fail: @Sendable (any Error) -> Void
-    let isCancelled: @Sendable () -> Bool
+    /// Whether the operation goes ahead as its batch reaches it: a write commits its response to its outcome (a
+    /// cancellation from now on is ignored), a read checks it is still wanted; `false` for one cancelled while it
+    /// waited, which the batch then skips.
+    let begin: @Sendable () -> Bool
 
     init<T: Sendable>(
         isWrite: Bool,
@@ -32,7 +35,11 @@ struct PendingOperation<Value: Identifiable & Sendable>: Sendable {
             }
         }
         self.fail = { resolver.fail($0) }
-        self.isCancelled = { resolver.isCancelled }
+        if isWrite {
+            self.begin = { resolver.commitToOutcome() }
+        } else {
+            self.begin = { !resolver.isCancelled }
+        }
     }
 
     func apply(to collection: inout ValueCollection<Value>) -> PendingOutcome {

@@ -135,12 +135,13 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
         threads.shutDown()
     }
 
-    /// The writes queued since the last drain, less those whose response was cancelled meanwhile.
+    /// The writes queued since the last drain, each committed to its outcome as its transaction begins, less those
+    /// whose response was cancelled meanwhile (withdrawn: nothing of them is written).
     func takePending() -> [QueuedWrite] {
         state.withLock { state in
             defer { state.pending.removeAll() }
             return state.pending
-        }.filter { !$0.isCancelled() }
+        }.filter { $0.begin() }
     }
 
     // MARK: Queueing writes
@@ -152,7 +153,7 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
         // Settled on the writer, with the write's outcome; its only handler hands the answer on (see `answer`).
         let (settled, resolver) = Response<Result<T, any Error>>.makePending()
         let write = QueuedWrite(
-            isCancelled: { resolver.isCancelled },
+            begin: { resolver.commitToOutcome() },
             run: { transaction in
                 var result = Result { try body(transaction) }
                 if case .success = result, let failure = transaction.firstFailure { result = .failure(failure) }

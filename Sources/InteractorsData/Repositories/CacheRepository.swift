@@ -83,7 +83,7 @@ where Value.ID: Sendable {
         onCacheFailure: @escaping @Sendable (DataError) -> Void = CacheRepository.reportToStandardError
     ) {
         self.main = main
-        self.cache = (cache as? any CacheIndexStore<Value>) ?? UnindexedCache(cache)
+        self.cache = (cache as? any CacheIndexStore<Value>) ?? UnindexedCache.shared(over: cache)
         self.isValid = isValid
         self.maxAge = maxAge
         self.fallback = fallback

@@ -32,7 +32,9 @@ public import FoundationNetworking
 /// - An ``HTTPRetryPolicy`` given to ``send(_:retry:)`` sends the request again after the failures it names,
 ///   waiting as it says (and as the server's `Retry-After` says); a POST or a PATCH only when it never left.
 /// - Cancelling the response cancels the URL task, or the pending interceptor step or wait, and sends nothing
-///   more.
+///   more. A request that may change the server (every method but GET, HEAD, OPTIONS and TRACE) is the exception
+///   once it has been handed to the session: the call then answers what the server did, and cancelling it is
+///   ignored (see `Resolver.commitToOutcome()`).
 ///
 /// Safe to use from any thread or queue.
 public final class HTTPClient: Sendable {
@@ -188,7 +190,10 @@ public final class HTTPClient: Sendable {
         redirectsFollowed: Int
     ) -> Response<(Data, HTTPURLResponse)> {
         let elsewhere = original.url.flatMap { first in request.url.map { !Self.isSameOrigin(first, $0) } } ?? false
-        var answer = session.responseRefusingRedirects(for: request)
+        // A request that may change the server commits its call to the server's answer once handed to the
+        // session (RFC 9110 §9.2.1: all but the safe methods): a caller who cancels then still learns what it did.
+        let isSafe = ["GET", "HEAD", "OPTIONS", "TRACE"].contains(request.httpMethod ?? "GET")
+        var answer = session.responseRefusingRedirects(for: request, committing: !isSafe)
         if elsewhere {
             answer = answer.mapError { Self.isCancellation($0) ? $0 : AnsweredElsewhere(error: $0) }
         }

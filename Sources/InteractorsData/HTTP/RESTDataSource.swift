@@ -159,14 +159,20 @@ where Value.ID: Sendable {
         if let query = query as? IdQuery<Value.ID> { return delete(query) }
         guard let query = query as? IdsQuery<Value.ID> else { return unsupported(query) }
         if let invalid = invalid(query.ids, in: query) { return Response(error: invalid) }
-        // Every DELETE is sent, whatever the others answer; a 404 counts as deleted (it is gone either way).
-        let deletions = query.ids.map { id in
+        // Every DELETE is sent, whatever the others answer; a 404 counts as deleted (it is gone either way). The
+        // first goes alone, the others together once it has answered: a call cancelled before the first was sent
+        // sends nothing, one cancelled later answers what the server did (see `Resolver.commitToOutcome()`).
+        let deletion: @Sendable (Value.ID) -> Response<(any Error)?> = { id in
             delete(IdQuery(id)).map { (any Error)?.none }.recover { error -> (any Error)? in
                 if HTTPClient.isCancellation(error) { throw error }
                 return error.isDataError(.notFound) ? nil : error
             }
         }
-        return Response<[(any Error)?]>.all(deletions).map { [name] errors in
+        guard let first = query.ids.first else { return Response(value: ()) }
+        let sent = deletion(first).flatMap { firstError in
+            Response<[(any Error)?]>.all(query.ids.dropFirst().map(deletion)).map { [firstError] + $0 }
+        }
+        return sent.map { [name] errors in
             let failures = zip(query.ids, errors).compactMap { id, error in error.map { (id: id, error: $0) } }
             if let error = DataError.batch("deleteAll", of: query.ids, in: name, failures: failures) { throw error }
         }

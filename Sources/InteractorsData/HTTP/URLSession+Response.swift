@@ -19,15 +19,23 @@ extension URLSession {
     }
 
     /// As ``response(for:)``, but a redirect is the answer: the caller decides whether and how to follow it.
-    func responseRefusingRedirects(for request: URLRequest) -> Response<(Data, HTTPURLResponse)> {
-        response(for: request, taskDelegate: RedirectRefusal.shared)
+    /// `committing`: the request may change the server, so its response commits to its outcome as it is handed to
+    /// the session (`Resolver.commitToOutcome()`): cancelling it later is ignored, and it answers what the server
+    /// did; one cancelled before is never sent.
+    func responseRefusingRedirects(
+        for request: URLRequest,
+        committing: Bool = false
+    ) -> Response<(Data, HTTPURLResponse)> {
+        response(for: request, taskDelegate: RedirectRefusal.shared, committing: committing)
     }
 
     private func response(
         for request: URLRequest,
-        taskDelegate: (any URLSessionTaskDelegate)?
+        taskDelegate: (any URLSessionTaskDelegate)?,
+        committing: Bool = false
     ) -> Response<(Data, HTTPURLResponse)> {
         Response { resolver in
+            if committing, !resolver.commitToOutcome() { return }
             let task = dataTask(with: request) { data, response, error in
                 if let error {
                     resolver.fail(error)

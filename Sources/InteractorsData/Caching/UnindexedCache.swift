@@ -43,8 +43,12 @@ final class UnindexedCache<Value: Identifiable & Sendable>: CacheIndexStore wher
     func getAll(_ query: any Query) -> Response<[Value]> { base.getAll(query) }
 
     func put(_ value: Value) -> Response<Value> {
+        put(value, ifAbsent: false)
+    }
+
+    func put(_ value: Value, ifAbsent: Bool) -> Response<Value> {
         lane.enqueue { [base, state] in
-            base.put(value).map { stored in
+            base.put(value, ifAbsent: ifAbsent).map { stored in
                 state.withLock { state in state.written([stored.id], deleted: false) }
                 return stored
             }
@@ -65,6 +69,12 @@ final class UnindexedCache<Value: Identifiable & Sendable>: CacheIndexStore wher
             base.delete(query).map {
                 if let id = (query as? IdQuery<Value.ID>)?.id { state.withLock { $0.written([id], deleted: true) } }
             }
+        }
+    }
+
+    func delete(_ query: IdQuery<Value.ID>, ifPresent: Bool) -> Response<Void> {
+        lane.enqueue { [base, state] in
+            base.delete(query, ifPresent: ifPresent).map { state.withLock { $0.written([query.id], deleted: true) } }
         }
     }
 

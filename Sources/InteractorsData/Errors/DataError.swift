@@ -44,6 +44,10 @@ public struct DataError: Error, CustomStringConvertible {
         /// first failure. A batch where nothing was applied fails with its first failure instead.
         public static let partiallyApplied = Code("partiallyApplied")
 
+        /// The value exists already: a create-only put (`put(_:ifAbsent: true)`) found a value with its id (a
+        /// server answered `412 Precondition Failed` to its `If-None-Match: *`), and nothing was written.
+        public static let conflict = Code("conflict")
+
         /// The code's name.
         public var description: String { name }
     }
@@ -97,6 +101,10 @@ public struct DataError: Error, CustomStringConvertible {
 extension DataError {
     package static func notFound(_ query: any Query, in source: String) -> DataError {
         DataError(code: .notFound, message: "nothing matches \(query) in \(source)")
+    }
+
+    package static func conflict(_ id: some Sendable, in source: String) -> DataError {
+        DataError(code: .conflict, message: "\(source) already holds a value with id \(id); nothing was written")
     }
 
     package static func queryNotSupported(_ query: any Query, by source: String) -> DataError {

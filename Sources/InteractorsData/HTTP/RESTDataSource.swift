@@ -17,9 +17,11 @@ import FoundationNetworking
 /// | `getAll(AllObjectsQuery())` | `GET path` |
 /// | `get(IdQuery(id))`, `getAll(IdQuery(id))` | `GET path/{id}` |
 /// | `getAll(IdsQuery(ids))` | `GET path/{id}` per id; those found, in query order |
+/// | `getAll(PageQuery(limit: n, after: id))` | `GET path?limit=n&after=id` (`after` left out when nil) |
 /// | `put(value)` | `PUT path/{id}` with the value as JSON |
+/// | `put(value, ifAbsent: true)` | the same, with `If-None-Match: *`; a 412 fails with ``DataError/Code/conflict`` |
 /// | `putAll(values)` | one `PUT` per value, in order |
-/// | `delete(IdQuery(id))` | `DELETE path/{id}` (200 or 204) |
+/// | `delete(IdQuery(id))`, `delete(IdQuery(id), ifPresent:)` | `DELETE path/{id}` (200 or 204; a 404 is ``DataError/Code/notFound``) |
 /// | `deleteAll(AllObjectsQuery())` | `DELETE path` |
 /// | `deleteAll(IdsQuery(ids))` | one `DELETE path/{id}` per id, every one sent (a 404 counts as deleted) |
 ///
@@ -95,18 +97,7 @@ where Value.ID: Sendable {
 
     /// `PUT path/{id}` with `value` as JSON; answers with the server's JSON answer, or `value` if it is empty.
     public func put(_ value: Value) -> Response<Value> {
-        let query = IdQuery(value.id)
-        if let invalid = invalid([value.id], in: query) { return Response(error: invalid) }
-        var endpoint = item(.put, value.id) { data, _ in
-            data.isEmpty ? value : try JSONDecoder().decode(Value.self, from: data)
-        }
-        do {
-            endpoint.body = try Endpoint<Value>.encodeJSON(value)
-        } catch {
-            return Response(error: error)
-        }
-        endpoint.headers = Endpoint<Value>.jsonHeaders
-        return send(endpoint, for: query)
+        put(value, ifAbsent: false)
     }
 
     /// One `PUT` per value, each sent once the one before has answered, so the server stores them in order;
@@ -178,7 +169,7 @@ where Value.ID: Sendable {
         }
     }
 
-    private var name: String {
+    var name: String {
         "RESTDataSource<\(Value.self)> at \(RedactedURL(client.baseURL.appendingPathComponent(path)))"
     }
 
@@ -188,7 +179,7 @@ where Value.ID: Sendable {
     }
 
     /// The endpoint for the item with `id`: the collection's segments, then the id as one segment.
-    private func item<Output>(
+    func item<Output>(
         _ method: HTTPMethod,
         _ id: Value.ID,
         decode: @escaping @Sendable (Data, HTTPURLResponse) throws -> Output
@@ -197,7 +188,7 @@ where Value.ID: Sendable {
     }
 
     /// The failure for the first id that cannot be one path segment, if any: nothing is sent then.
-    private func invalid(_ ids: [Value.ID], in query: any Query) -> DataError? {
+    func invalid(_ ids: [Value.ID], in query: any Query) -> DataError? {
         guard let id = ids.first(where: { URLEncoding.isUnsafeSegment("\($0)") }) else { return nil }
         return DataError(
             code: .invalidQuery,
@@ -207,7 +198,7 @@ where Value.ID: Sendable {
 
     /// Sends `endpoint` with the source's timeout and retry policy, turning a 404 into
     /// ``DataError/Code/notFound`` for `query`.
-    private func send<Output>(_ endpoint: Endpoint<Output>, for query: any Query) -> Response<Output> {
+    func send<Output>(_ endpoint: Endpoint<Output>, for query: any Query) -> Response<Output> {
         let name = name
         var endpoint = endpoint
         if let timeout { endpoint.timeout = timeout }
@@ -217,7 +208,7 @@ where Value.ID: Sendable {
         }
     }
 
-    private func unsupported<Output>(_ query: any Query) -> Response<Output> {
+    func unsupported<Output>(_ query: any Query) -> Response<Output> {
         Response(error: DataError.queryNotSupported(query, by: name))
     }
 }

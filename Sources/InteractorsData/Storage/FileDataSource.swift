@@ -74,9 +74,15 @@ where Value.ID: Sendable {
     /// Stores `value`, replacing any value with its id. A value that cannot be encoded fails with
     /// ``DataError/Code/mappingFailed`` naming its id, alone: the writes queued with it are stored.
     public func put(_ value: Value) -> Response<Value> {
+        put(value, ifAbsent: false)
+    }
+
+    /// Stores `value`; with `ifAbsent`, only if the file holds no value with its id, checked in the write's batch
+    /// under the file's exclusive lock, and otherwise fails with ``DataError/Code/conflict``.
+    public func put(_ value: Value, ifAbsent: Bool) -> Response<Value> {
         store.write { [store] in
             if let failure = store.encodingFailures(of: [value]).first { throw failure.error }
-            $0.put(value)
+            try $0.put(value, ifAbsent: ifAbsent, source: store.name)
             return value
         }
     }
@@ -114,6 +120,12 @@ where Value.ID: Sendable {
     /// Deletes every value `query` selects, in one write.
     public func deleteAll(_ query: any Query) -> Response<Void> {
         store.write { [name = store.name] in try $0.deleteAll(query, source: name) }
+    }
+
+    /// Deletes the value with the query's id; with `ifPresent`, fails with ``DataError/Code/notFound`` if the file
+    /// held none, checked in the write's batch under the file's exclusive lock.
+    public func delete(_ query: IdQuery<Value.ID>, ifPresent: Bool) -> Response<Void> {
+        store.write { [name = store.name] in try $0.delete(query, ifPresent: ifPresent, source: name) }
     }
 }
 

@@ -31,7 +31,7 @@ public import Interactors
 ///
 /// `UserDefaults` is not a database: it keeps everything in memory and writes it out when it sees fit, a write is
 /// not synced to the disk before it returns, and `putAll` is not atomic (a value that does not encode stores
-/// none of them, though). For more than a few hundred values, or anything that must survive a crash, use
+/// none of them, though), nor are `put(_:ifAbsent:)` and `delete(_:ifPresent:)`, which read, then write. For more than a few hundred values, or anything that must survive a crash, use
 /// ``FileDataSource`` or a SQLite store.
 public final class UserDefaultsDataSource<Value: Codable & Identifiable & Sendable>: DataSource, @unchecked Sendable
 where Value.ID: Sendable {

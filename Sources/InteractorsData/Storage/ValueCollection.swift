@@ -142,6 +142,18 @@ extension ValueCollection where Value.ID: Sendable {
         try getAll(query, source: source).map(\.id)
     }
 
+    /// `delete(_:ifPresent:)`: removes the query's id; `notFound` first if it is absent and `ifPresent`.
+    mutating func delete(_ query: IdQuery<Value.ID>, ifPresent: Bool, source: String) throws(DataError) {
+        if ifPresent, !contains(query.id) { throw .notFound(query, in: source) }
+        remove([query.id])
+    }
+
+    /// `put(_:ifAbsent:)`: stores `value`; `conflict` first if its id is held and `ifAbsent`.
+    mutating func put(_ value: Value, ifAbsent: Bool, source: String) throws(DataError) {
+        if ifAbsent, contains(value.id) { throw .conflict(value.id, in: source) }
+        put(value)
+    }
+
     /// `deleteAll`: removes what `query` selects; everything, lists included, for ``AllObjectsQuery``. Each id of
     /// an ``IdsQuery`` takes a position in the order of writes, held or not: a read sent before must not bring it
     /// back.

@@ -113,6 +113,9 @@ final class SQLiteConnection: @unchecked Sendable {
         try withStatement(sql) { statement throws(DataError) in try statement.run() }
     }
 
+    /// How many rows the last `INSERT`, `UPDATE` or `DELETE` run on this connection changed.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
     /// The first column of the first row `sql` answers, as text (for pragmas such as `journal_mode`).
     func text(_ sql: String) throws(DataError) -> String? {
         try withStatement(sql) { statement throws(DataError) in

@@ -110,6 +110,15 @@ where Value.ID: Codable & Sendable {
         }
     }
 
+    /// Stores `value`; with `ifAbsent`, only if no row has its id, in one statement (`INSERT … ON CONFLICT DO
+    /// NOTHING`), and otherwise fails with `conflict`, having written nothing.
+    public func put(_ value: Value, ifAbsent: Bool) -> Response<Value> {
+        write("put") { transaction, source in
+            try transaction.put(value, ifAbsent: ifAbsent, in: source)
+            return value
+        }
+    }
+
     /// Stores `values`, in order, in one transaction.
     public func putAll(_ values: [Value]) -> Response<[Value]> {
         write("putAll") { transaction, source in
@@ -121,6 +130,12 @@ where Value.ID: Codable & Sendable {
     /// Deletes the value with the `IdQuery`'s id; succeeds if there is none.
     public func delete(_ query: any Query) -> Response<Void> {
         write("delete") { transaction, source in try transaction.delete(query, in: source) }
+    }
+
+    /// Deletes the value with the query's id; with `ifPresent`, fails with `notFound` if there was none, as the
+    /// `DELETE` statement itself tells.
+    public func delete(_ query: IdQuery<Value.ID>, ifPresent: Bool) -> Response<Void> {
+        write("delete") { transaction, source in try transaction.delete(query, ifPresent: ifPresent, in: source) }
     }
 
     /// Deletes every value `query` selects, in one transaction.

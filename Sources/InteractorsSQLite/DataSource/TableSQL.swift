@@ -24,6 +24,8 @@ struct TableSQL: Sendable {
     let identity: String
     let create: String
     let upsert: String
+    /// Inserts a row unless one has its id: a create-only put, in one statement (`changes` tells which).
+    let insertIfAbsent: String
     let selectAll: String
     let selectOne: String
     let deleteOne: String
@@ -57,6 +59,9 @@ struct TableSQL: Sendable {
         self.upsert = """
             INSERT INTO \(quoted) (id, value, stored_at) VALUES (?1, ?2, ?3) \
             ON CONFLICT (id) DO UPDATE SET value = excluded.value, stored_at = excluded.stored_at
+            """
+        self.insertIfAbsent = """
+            INSERT INTO \(quoted) (id, value, stored_at) VALUES (?1, ?2, ?3) ON CONFLICT (id) DO NOTHING
             """
         self.selectAll = "SELECT id, value FROM \(quoted) ORDER BY position"
         self.selectOne = "SELECT id, value FROM \(quoted) WHERE id = ?1"

@@ -72,11 +72,13 @@ where Value.ID: Sendable {
         return send(item(.get, query.id, decode: Endpoint<Value>.decodeJSON), for: query)
     }
 
-    /// `GET path` for ``AllObjectsQuery``; `GET path/{id}` for each id of an ``IdsQuery`` or ``IdQuery``.
+    /// `GET path` for ``AllObjectsQuery``; `GET path/{id}` for each id of an ``IdsQuery`` or ``IdQuery``;
+    /// `GET path?limit=N&after=ID` for a ``PageQuery``.
     public func getAll(_ query: any Query) -> Response<[Value]> {
         if query is AllObjectsQuery {
             return send(Endpoint(.get, .segments(collection), [], [:], nil, nil, Endpoint.decodeJSON), for: query)
         }
+        if let page = query as? any AnyPageQuery { return getPage(page) }
         let ids: [Value.ID]
         if let query = query as? IdsQuery<Value.ID> {
             ids = query.ids
@@ -174,7 +176,7 @@ where Value.ID: Sendable {
     }
 
     /// The collection's path, one segment per `/`-separated part.
-    private var collection: [String] {
+    var collection: [String] {
         path.split(separator: "/").map(String.init)
     }
 

@@ -10,8 +10,8 @@ public import Interactors
 /// ```
 ///
 /// Every operation runs at once on the calling thread and returns a settled `Response`. It answers
-/// ``IdQuery``, ``IdsQuery``, ``AllObjectsQuery`` and ``FilterQuery`` (see ``GetDataSource`` for what each
-/// method answers), and keeps values in the order they were first stored. As a ``CacheRepository``'s cache, it
+/// ``IdQuery``, ``IdsQuery``, ``AllObjectsQuery``, ``FilterQuery`` and ``PageQuery`` (see ``GetDataSource`` for
+/// what each method answers), and keeps values in the order they were first stored. As a ``CacheRepository``'s cache, it
 /// keeps the repository's lists, times and order of writes with its values (``CacheIndexStore``), in memory.
 ///
 /// A put, a get by id and a delete cost O(1) (a delete amortised: its value's slot is emptied and the slots are

@@ -12,7 +12,7 @@ public import Interactors
 ///
 /// Each value is stored as JSON `Data` under `keyPrefix + "\(id)"`. Every operation runs at once on the calling
 /// thread and returns a settled `Response`. It answers ``IdQuery``, ``IdsQuery`` (in the query's order),
-/// ``AllObjectsQuery`` and ``FilterQuery``, like ``InMemoryDataSource``; ``AllObjectsQuery`` answers every
+/// ``AllObjectsQuery``, ``FilterQuery`` and ``PageQuery``, like ``InMemoryDataSource``; ``AllObjectsQuery`` answers every
 /// value of the source under the prefix, and nothing else in the defaults, ordered by key. A key under the prefix
 /// that does not hold a value's JSON fails reads with ``DataError/Code/mappingFailed``, naming the key.
 ///
@@ -183,7 +183,7 @@ where Value.ID: Sendable {
             keys = [key(query.id)]
         } else if let query = query as? IdsQuery<Value.ID> {
             keys = query.ids.map(key)
-        } else if query is AllObjectsQuery || query is FilterQuery<Value> {
+        } else if query is AllObjectsQuery || query is FilterQuery<Value> || query is any AnyPageQuery {
             keys = keysUnderPrefix()
         } else {
             throw .queryNotSupported(query, by: name)

@@ -128,6 +128,10 @@ extension ValueCollection where Value.ID: Sendable {
         if let query = query as? IdsQuery<Value.ID> { return query.ids.compactMap { self[id: $0] } }
         if let query = query as? IdQuery<Value.ID> { return self[id: query.id].map { [$0] } ?? [] }
         if let query = query as? FilterQuery<Value> { return slots.compactMap { $0 }.filter(query.isIncluded) }
+        if let query = query as? any AnyPageQuery {
+            if let invalid = DataError.invalidPage(query, for: source) { throw invalid }
+            if let page = query.page(of: slots.lazy.compactMap { $0 }) { return page }
+        }
         throw .queryNotSupported(query, by: source)
     }
 

@@ -35,6 +35,11 @@ struct SQLiteTable<Value: Codable & Identifiable & Sendable>: Sendable where Val
             return Plan(selection: .keys(keys), isIncluded: nil)
         }
         if let query = query as? FilterQuery<Value> { return Plan(selection: .all, isIncluded: query.isIncluded) }
+        if let query = query as? any AnyPageQuery, query.idType == Value.ID.self {
+            if let invalid = DataError.invalidPage(query, for: sourceName) { throw invalid }
+            let after = try query.anyAfter.map { after throws(DataError) in try key(after as! Value.ID) }
+            return Plan(selection: .page(after: after, limit: query.limit), isIncluded: nil)
+        }
         throw .queryNotSupported(query, by: sourceName)
     }
 
@@ -174,6 +179,8 @@ struct SQLiteTable<Value: Codable & Identifiable & Sendable>: Sendable where Val
             try deleteEverything(on: connection)
         case (.keys(let keys), _):
             try delete(keys, on: connection)
+        case (.page, _):
+            try delete(sql.rows(plan.selection, on: connection).map(\.key), on: connection)
         case (.all, .some):
             let matches = try values(plan, from: sql.rows(.all, on: connection))
             var keys: [SQLiteKey] = []

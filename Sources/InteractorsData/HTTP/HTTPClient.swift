@@ -32,9 +32,8 @@ public import FoundationNetworking
 /// - An ``HTTPRetryPolicy`` given to ``send(_:retry:)`` sends the request again after the failures it names,
 ///   waiting as it says (and as the server's `Retry-After` says); a POST or a PATCH only when it never left.
 /// - Cancelling the response cancels the URL task, or the pending interceptor step or wait, and sends nothing
-///   more. A request that may change the server (every method but GET, HEAD, OPTIONS and TRACE) is the exception
-///   once it has been handed to the session: the call then answers what the server did, and cancelling it is
-///   ignored (see `Resolver.commitToOutcome()`).
+///   more. A ``RESTDataSource``'s `PUT` or `DELETE` is the exception once handed to the session: the call then
+///   answers what the server did, and cancelling it is ignored (see `Resolver.commitToOutcome()`).
 ///
 /// Safe to use from any thread or queue.
 public final class HTTPClient: Sendable {
@@ -111,7 +110,7 @@ public final class HTTPClient: Sendable {
         }
         let request = self.request(for: endpoint)
         return retry.send(endpoint.method) { [self] in
-            exchange(request, sends: 1).flatMap { data, response in
+            exchange(request, sends: 1, commits: endpoint.commitsWhenSent).flatMap { data, response in
                 Self.decoded(data, response, for: request, with: endpoint)
             }
         }
@@ -142,15 +141,19 @@ public final class HTTPClient: Sendable {
 
     /// Adapts `request`, sends it, and asks the interceptors whether to send it again if it failed at its own
     /// origin; `sends` counts this send.
-    private func exchange(_ request: URLRequest, sends: Int) -> Response<(Data, HTTPURLResponse)> {
+    private func exchange(
+        _ request: URLRequest,
+        sends: Int,
+        commits: Bool = false
+    ) -> Response<(Data, HTTPURLResponse)> {
         adapt(request, from: 0).flatMap { [self] adapted in
-            transfer(adapted, original: adapted, redirectsFollowed: 0).flatRecover { [self] failure in
+            transfer(adapted, original: adapted, redirectsFollowed: 0, commits: commits).flatRecover { [self] failure in
                 // Another origin answered: it never saw what the interceptors added, so they have nothing to fix.
                 if let elsewhere = failure as? AnsweredElsewhere { throw elsewhere.error }
                 guard !interceptors.isEmpty, sends <= maxRetries, !Self.isCancellation(failure) else { throw failure }
                 return shouldRetry(adapted, after: failure, attempt: sends, from: 0).flatMap { [self] again in
                     guard again else { throw failure }
-                    return exchange(request, sends: sends + 1)
+                    return exchange(request, sends: sends + 1, commits: commits)
                 }
             }
         }
@@ -187,13 +190,13 @@ public final class HTTPClient: Sendable {
     private func transfer(
         _ request: URLRequest,
         original: URLRequest,
-        redirectsFollowed: Int
+        redirectsFollowed: Int,
+        commits: Bool
     ) -> Response<(Data, HTTPURLResponse)> {
         let elsewhere = original.url.flatMap { first in request.url.map { !Self.isSameOrigin(first, $0) } } ?? false
-        // A request that may change the server commits its call to the server's answer once handed to the
-        // session (RFC 9110 §9.2.1: all but the safe methods): a caller who cancels then still learns what it did.
-        let isSafe = ["GET", "HEAD", "OPTIONS", "TRACE"].contains(request.httpMethod ?? "GET")
-        var answer = session.responseRefusingRedirects(for: request, committing: !isSafe)
+        // A data source's write commits its call to the server's answer once handed to the session: a caller who
+        // cancels then still learns what it did.
+        var answer = session.responseRefusingRedirects(for: request, committing: commits)
         if elsewhere {
             answer = answer.mapError { Self.isCancellation($0) ? $0 : AnsweredElsewhere(error: $0) }
         }
@@ -221,7 +224,7 @@ public final class HTTPClient: Sendable {
                 )
                 throw elsewhere ? AnsweredElsewhere(error: tooMany) : tooMany
             }
-            return transfer(next, original: original, redirectsFollowed: redirectsFollowed + 1)
+            return transfer(next, original: original, redirectsFollowed: redirectsFollowed + 1, commits: commits)
         }
     }
 

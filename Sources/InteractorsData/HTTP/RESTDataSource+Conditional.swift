@@ -25,6 +25,7 @@ extension RESTDataSource {
             return Response(error: error)
         }
         endpoint.headers = Endpoint<Value>.jsonHeaders
+        endpoint.commitsWhenSent = true
         guard ifAbsent else { return send(endpoint, for: query) }
         endpoint.headers["If-None-Match"] = "*"
         return send(endpoint, for: query).mapError { [name] error in

@@ -141,13 +141,17 @@ where Value.ID: Sendable {
     public func delete(_ query: any Query) -> Response<Void> {
         guard let query = query as? IdQuery<Value.ID> else { return unsupported(query) }
         if let invalid = invalid([query.id], in: query) { return Response(error: invalid) }
-        return send(item(.delete, query.id, decode: Endpoint<Void>.ignoreBody), for: query)
+        var endpoint = item(.delete, query.id, decode: Endpoint<Void>.ignoreBody)
+        endpoint.commitsWhenSent = true
+        return send(endpoint, for: query)
     }
 
     /// `DELETE path` for ``AllObjectsQuery``; one `DELETE path/{id}` per id of an ``IdsQuery`` or ``IdQuery``.
     public func deleteAll(_ query: any Query) -> Response<Void> {
         if query is AllObjectsQuery {
-            return send(Endpoint(.delete, .segments(collection), [], [:], nil, nil, Endpoint.ignoreBody), for: query)
+            var endpoint = Endpoint(.delete, .segments(collection), [], [:], nil, nil, Endpoint.ignoreBody)
+            endpoint.commitsWhenSent = true
+            return send(endpoint, for: query)
         }
         if let query = query as? IdQuery<Value.ID> { return delete(query) }
         guard let query = query as? IdsQuery<Value.ID> else { return unsupported(query) }

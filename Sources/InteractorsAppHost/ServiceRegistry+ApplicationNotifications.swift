@@ -35,8 +35,8 @@ extension ServiceRegistry {
     ///
     /// - Parameters:
     ///   - center: The notification center the application object posts to.
-    ///   - onFailure: Called on the main thread with each failure a delivery reports. By default each is
-    ///     printed.
+    ///   - onFailure: Called on the main thread with each failure a delivery reports. By default each is a
+    ///     diagnostic (see `Diagnostics`: standard error unless the app set a handler).
     /// - Returns: The observation; call ``ApplicationNotificationObservation/stop()`` to stop forwarding.
     @MainActor
     @discardableResult
@@ -44,7 +44,7 @@ extension ServiceRegistry {
         from center: NotificationCenter = .default,
         onFailure: (@Sendable (ServiceFailure) -> Void)? = nil
     ) -> ApplicationNotificationObservation {
-        let report = onFailure ?? { print("\($0)") }
+        let report = onFailure ?? { diagnose("\($0)") }
         let tokens = Self.applicationNotifications.map { name, notification in
             // Queue `.main`: the center calls the block on the main thread, so on the main actor.
             center.addObserver(forName: name, object: nil, queue: .main) { [self] posted in

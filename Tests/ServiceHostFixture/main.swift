@@ -8,6 +8,8 @@
 //   returned and exits with status 0, or 1 after tear-down failures.
 // - `async-cancel`: as `async`, in a task that a line on standard input cancels.
 // - `deadline`: the host gets a shut-down deadline of one second.
+// - `diagnostics-handler`: the library's diagnostics go to a handler that prints them, with their product, to
+//   standard output instead of standard error.
 // A hook that runs off the main queue says so, after the event.
 // The signal host exists on macOS and Linux only (apps on Apple's other platforms end with SIGKILL).
 #if os(macOS) || os(Linux)
@@ -45,6 +47,9 @@ final class Printer: Service {
 }
 
 let arguments = CommandLine.arguments
+if arguments.contains("diagnostics-handler") {
+    Diagnostics.setHandler { diagnostic in say("diagnostic from \(diagnostic.product): \(diagnostic.message)") }
+}
 let registry = ServiceRegistry()
 registry.register(Printer(name: "first"))
 registry.register(

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// A `timeout` stage: the timed response's upstream seen through a deadline, and the timer's entry for that
 /// deadline.
 ///
@@ -51,4 +53,8 @@ final class DeadlineLink<Value: Sendable>: DeadlineTimer.Entry, UpstreamLink, @u
     func refuseCancellation() {}
 
     var refusesCancellation: Bool { upstream.refusesCancellation }
+    /// Walked through, not watched.
+    func addWatcher(_ wakeUp: DispatchSemaphore) -> Bool { false }
+
+    func removeWatcher(_ wakeUp: DispatchSemaphore) {}
 }

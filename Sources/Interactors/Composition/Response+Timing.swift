@@ -154,7 +154,8 @@ extension Response {
         _ attempt: @escaping @Sendable () -> Response<Value>
     ) -> Response<Value> {
         // Linked from the start, before any attempt is pending (attempts that fail at once, then a delay): a
-        // caller blocked on it then knows a later attempt may bring work it owes (see `WakeUpList.blockedCallers`).
+        // caller blocked on it then watches it, and hears when a later attempt may bring work it owes (see
+        // `BlockedCallerWatch`).
         let retrying = Response(
             callbackQueue: QueueReference(callbackQueue, or: .default),
             upstream: UpstreamGroup([])

@@ -44,6 +44,10 @@ final class TimerWait: DeadlineTimer.Entry, UpstreamLink, @unchecked Sendable {
     func refuseCancellation() {}
 
     var refusesCancellation: Bool { false }
+    /// Walked through, not watched.
+    func addWatcher(_ wakeUp: DispatchSemaphore) -> Bool { false }
+
+    func removeWatcher(_ wakeUp: DispatchSemaphore) {}
 }
 
 extension Response {

@@ -37,6 +37,9 @@ final class DeliveryDrain {
     /// factory's build, a registry's delivery, `Response(on:)` work): while there is one, a blocking wait
     /// publishes what it waits on in ``waitRecord``.
     @exclusivity(unchecked) var dependableDepth = 0
+    /// The library's worker pool this thread belongs to, if any: told when the thread blocks in a library wait,
+    /// so that it can replace it meanwhile (see `WorkerPool`). Unretained: the pool's thread holds its pool.
+    @exclusivity(unchecked) var workerPool: Unmanaged<WorkerPool>?
     @exclusivity(unchecked) private var record: WaitRecord?
     @exclusivity(unchecked) private var items: [any DeferredSettlement] = []
     @exclusivity(unchecked) private var next = 0

@@ -7,11 +7,13 @@
 /// without a free thread for seconds, and `timeout(after:).map { ... }` has to settle near its deadline whatever
 /// the pool's state. Nor the timer thread itself: a slow stage there would hold back every other deadline.
 ///
-/// At most ``threadCount`` threads named `ix.deliver`, started on first use, then kept: a process has at most
-/// that many, never one per call. A stage that blocks holds one of them; a caller blocked on a response downstream
-/// of the delivery claims it and runs it itself rather than wait for them (see `Response.helpWhileBlocked`).
+/// At most ``threadCount`` running threads named `ix.deliver`, started on first use, then kept: a process has
+/// that many, never one per call. A stage that blocks on the library holds one of them, and is replaced meanwhile
+/// (see `WorkerPool`): a stage due while others block still runs on time. A caller blocked on a response
+/// downstream of the delivery claims it and runs it itself rather than wait for them (see
+/// `Response.helpWhileBlocked`).
 enum DeliveryThreads {
-    /// How many `ix.deliver` threads the process may have.
+    /// How many `ix.deliver` threads the process runs while none of them is blocked on the library.
     static let threadCount = 2
 
     private static let pool = WorkerPool(name: "ix.deliver", threads: threadCount)
@@ -20,4 +22,10 @@ enum DeliveryThreads {
     static func run(_ job: @escaping @Sendable () -> Void) {
         pool.submit(job)
     }
+
+    /// How many delivery threads exist now, for tests.
+    static var liveThreads: Int { pool.liveThreads }
+
+    /// How many delivery threads are blocked on the library now, each replaced meanwhile, for tests.
+    static var blockedThreads: Int { pool.blockedThreads }
 }

@@ -41,7 +41,7 @@ public final class MainCallbackQueue: CallbackQueue {
             return jobs.scheduled
         }
         DispatchQueue.main.async { MainCallbackQueue.shared.runJobs(scheduledBy: number) }
-        WakeUpList.blockedCallers.notify()
+        WakeUpList.mainQueueCallers.notify()
     }
 
     /// Whether the calling code runs on the main queue, or on the main thread (which services the main queue,

@@ -87,7 +87,12 @@ extension WaitRecord {
     ) -> Bool {
         let me = currentThreadID()
         WakeUpList.dependencyWaiters.register(wakeUp)
-        defer { WakeUpList.dependencyWaiters.unregister(wakeUp) }
+        let pool = DeliveryDrain.current.takeUnretainedValue().workerPool
+        pool?._withUnsafeGuaranteedRef { $0.threadWillBlock() }
+        defer {
+            pool?._withUnsafeGuaranteedRef { $0.threadDidUnblock() }
+            WakeUpList.dependencyWaiters.unregister(wakeUp)
+        }
         while !isDone() {
             if let record = record(), record.isWaiting(forWorkOn: me) { return isDone() }
             wakeUp.wait()

@@ -5,14 +5,10 @@ import Synchronization
 /// ``notify()``, which they answer by looking again. Cheap when nobody is parked: ``notify()`` is then one atomic
 /// load.
 final class WakeUpList: Sendable {
-    /// Callers parked in `get()` and friends that may owe work to their own queue (see
-    /// `Response.helpWhileBlocked(timed:from:)`).
-    ///
-    /// A caller blocked on a serial queue can only ever be unblocked by work queued to that queue if it runs that
-    /// work itself. Such work may appear after the wait began: a `flatMap` stage, run on another thread, returns a
-    /// response whose work is queued to the caller's queue, or a main-queue job is scheduled while the main queue
-    /// is blocked. Those places notify this list; each parked caller then walks what it waits on again.
-    static let blockedCallers = WakeUpList()
+    /// Callers parked in `get()` and friends on the main queue (or the main thread): a job the library schedules
+    /// to the main queue wakes them, since they run such jobs in its place (see `MainCallbackQueue`). Callers
+    /// elsewhere are woken only by the responses on their path (see `BlockedCallerWatch`).
+    static let mainQueueCallers = WakeUpList()
 
     /// Threads waiting for code that others may wait for (a factory's build, a registry's delivery), woken when a
     /// thread running such code, or work it waits for, blocks: the waiter then checks again whether it is itself

@@ -59,7 +59,12 @@ extension Response {
         // Code that other threads may wait for says what it waits on, so they can tell a cycle (`WaitRecord`).
         let record = drain.dependableDepth > 0 ? drain.waitRecord : nil
         record?.beginWaiting(on: self)
+        // A thread of the library's own pools that blocks here is replaced meanwhile: what it waits for may need
+        // that pool (see `WorkerPool`).
+        let pool = drain.workerPool
+        pool?._withUnsafeGuaranteedRef { $0.threadWillBlock() }
         defer {
+            pool?._withUnsafeGuaranteedRef { $0.threadDidUnblock() }
             record?.endWaiting()
             endBlocking()
         }
@@ -81,8 +86,13 @@ extension Response {
     }
 
     /// Waits on a semaphore registered in the extras: for a caller that may have work to run in its place (on
-    /// the main queue, or waiting on a composition), which other threads wake through `WakeUpList`, or where
-    /// threads cannot sleep on a word.
+    /// the main queue, or waiting on a composition), or where threads cannot sleep on a word.
+    ///
+    /// Who wakes it: the response's settlement, and, for a caller that may have work to run in its place, only
+    /// what may give it some. A caller waiting on a composition watches every pending response on its path (see
+    /// ``BlockedCallerWatch``), each of which signals its watchers when it moves to a new upstream (a `flatMap`, a
+    /// retry), defers its delivery, or delivers; a caller on the main queue is also woken when a job is scheduled
+    /// there (``WakeUpList/mainQueueCallers``). Nothing else wakes it: a settlement elsewhere costs it nothing.
     private func waitOnSemaphore(until deadline: DispatchTime?, from place: BlockedPlace) -> Result<Value, any Error>? {
         let wakeUp = DispatchSemaphore(value: 0)
         lock.withLock {
@@ -91,9 +101,11 @@ extension Response {
         // Only a caller on the main queue, or one waiting on a composition (whose upstreams may queue work it
         // owes), can ever have work to run in its place; a plain pending response only has to be waited for.
         let mayHelp = place.isOnMainQueue || place.isComposed
-        if mayHelp { WakeUpList.blockedCallers.register(wakeUp) }
+        if place.isOnMainQueue { WakeUpList.mainQueueCallers.register(wakeUp) }
+        var watch = BlockedCallerWatch(wakeUp: wakeUp)
         defer {
-            if mayHelp { WakeUpList.blockedCallers.unregister(wakeUp) }
+            if place.isOnMainQueue { WakeUpList.mainQueueCallers.unregister(wakeUp) }
+            watch.end()
             lock.withLock { extras?.waiters.removeAll { $0 === wakeUp } }
         }
         // When to look for work that a queue hierarchy holds back (see `HeldBackWorkReport`).
@@ -102,7 +114,7 @@ extension Response {
             if let outcome = deliveredOutcome { return outcome }
             // A deferred delivery (deep chain, dropped resolver, timer) is ours to run rather than wait for.
             if finishSettlement() { continue }
-            if mayHelp, helpWhileBlocked(timed: deadline != nil, from: place) { continue }
+            if mayHelp, helpWhileBlocked(timed: deadline != nil, from: place, watch: &watch) { continue }
             if let check = heldBackCheck, DispatchTime.now() >= check {
                 reportHeldBackWork()
                 heldBackCheck = DispatchTime.now() + HeldBackWorkReport.delay
@@ -190,7 +202,7 @@ extension Response {
     }
 
     /// Runs, on this thread, work this response waits on that could not start otherwise; returns whether it ran
-    /// anything. Called again whenever something changes that may give it more (see `WakeUpList.blockedCallers`).
+    /// anything. Called again whenever something changes that may give it more (see ``BlockedCallerWatch``).
     ///
     /// - Deferred deliveries of the responses this one waits on, through any chain of upstreams: a settlement
     ///   made on the library's timer thread, by a dropped resolver, or queued in another thread's drain past the
@@ -205,10 +217,12 @@ extension Response {
     ///   unless a `timeout` stage lies on its path: global queues offer no exclusion to keep, and a pool whose
     ///   threads all block waiting for queued work would never get to it. A timed wait never does this, so it
     ///   returns by its deadline.
-    private func helpWhileBlocked(timed: Bool, from place: BlockedPlace) -> Bool {
+    private func helpWhileBlocked(timed: Bool, from place: BlockedPlace, watch: inout BlockedCallerWatch) -> Bool {
         var ran = place.isOnMainQueue && MainCallbackQueue.shared.runWaitingJobs()
         let mayRunGlobalWork = !place.isMainThread
-        let help = collectAllBlockingHelp(timed: timed)
+        // Watched before it is used: a change made after the last walk signals the caller, which looks again.
+        var help = collectAllBlockingHelp(timed: timed)
+        while watch.add(help.upstreams) { help = collectAllBlockingHelp(timed: timed) }
         // Deliveries deferred on the way (a timed-out upstream whose stages settle this one, a settlement queued
         // past the depth limit in another thread's drain): this thread delivers them rather than wait for the
         // library's delivery threads or for that drain's outer handlers.

@@ -1,4 +1,4 @@
-import Dispatch
+public import Dispatch
 public import Synchronization
 
 // MARK: Demand
@@ -37,6 +37,13 @@ protocol UpstreamLink: AnyObject, Sendable {
 
     /// Whether this link refuses cancellation: its work, or work it waits on, has committed to its outcome.
     var refusesCancellation: Bool { get }
+
+    /// Has `wakeUp` signalled when this link moves to a new upstream, defers its delivery or delivers (see
+    /// `BlockedCallerWatch`); `false` if this link cannot be watched (it has settled, or is not a response).
+    func addWatcher(_ wakeUp: DispatchSemaphore) -> Bool
+
+    /// Stops signalling `wakeUp`.
+    func removeWatcher(_ wakeUp: DispatchSemaphore)
 }
 
 /// What a blocked caller found it could run: queued work, each with whether a deadline lies on its path, and
@@ -153,11 +160,11 @@ extension Response: UpstreamLink {
     @discardableResult
     func switchUpstream<Next: Sendable>(to next: Response<Next>) -> Bool {
         guard next.retainDemand() else { return false }
-        guard replaceUpstream(with: next) else {
+        guard let watchers = replaceUpstream(with: next, takingWatchers: true) else {
             next.releaseDemand(of: self)
             return false
         }
-        WakeUpList.blockedCallers.notify()
+        for watcher in watchers { watcher.signal() }
         return true
     }
 
@@ -168,17 +175,42 @@ extension Response: UpstreamLink {
     /// is now that work's consequence (a `flatMap` after a write).
     @usableFromInline
     func replaceUpstream(with link: any UpstreamLink) -> Bool {
-        let (accepted, previous) = lock.withLock { () -> (Bool, (any UpstreamLink)?) in
-            guard !isSettled else { return (false, nil) }
+        replaceUpstream(with: link, takingWatchers: false) != nil
+    }
+
+    /// As ``replaceUpstream(with:)``; answers `nil` if the response has settled, else its watchers to signal
+    /// (copied into a buffer of their own under the lock, if `takingWatchers`).
+    @usableFromInline
+    func replaceUpstream(with link: any UpstreamLink, takingWatchers: Bool) -> [DispatchSemaphore]? {
+        let (watchers, previous) = lock.withLock { () -> ([DispatchSemaphore]?, (any UpstreamLink)?) in
+            guard !isSettled else { return (nil, nil) }
             let previous = replaceUpstreamPending(with: link)
             if previous?.refusesCancellation == true {
                 let current = state.load(ordering: .relaxed)
                 state.store(current | ResponseState.refusesCancellation, ordering: .relaxed)
             }
-            return (true, previous)
+            guard takingWatchers, let waiters = extras?.waiters, !waiters.isEmpty else { return ([], previous) }
+            return (waiters.map { $0 }, previous)
         }
         withExtendedLifetime(previous) {}  // released after the lock
-        return accepted
+        return watchers
+    }
+
+    @usableFromInline
+    func addWatcher(_ wakeUp: DispatchSemaphore) -> Bool {
+        lock.withLock {
+            guard !isSettled else { return false }
+            makeExtras().waiters.append(wakeUp)
+            return true
+        }
+    }
+
+    @usableFromInline
+    func removeWatcher(_ wakeUp: DispatchSemaphore) {
+        lock.withLock {
+            guard let extras, let index = extras.waiters.firstIndex(where: { $0 === wakeUp }) else { return }
+            extras.waiters.remove(at: index)
+        }
     }
 
     /// Consumes `next` through `stage`, owned by this response: makes `next` its upstream and adds the stage to
@@ -220,6 +252,11 @@ final class UpstreamGroup: UpstreamLink {
     func refuseCancellation() {}
 
     var refusesCancellation: Bool { false }
+
+    /// Walked through, not watched: its members are.
+    func addWatcher(_ wakeUp: DispatchSemaphore) -> Bool { false }
+
+    func removeWatcher(_ wakeUp: DispatchSemaphore) {}
 }
 
 extension Response {

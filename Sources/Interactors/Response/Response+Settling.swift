@@ -62,6 +62,11 @@ extension Response: DeferredSettlement {
         var settled = ResponseState.state(pending, phase: ResponseState.settled)
         if cancelling { settled |= ResponseState.cancelled }
         let (upstream, first) = takePending(storing: outcome)
+        // A stage settling this response with the outcome of work that committed to it: the answer is that
+        // work's, and a cancellation racing its delivery downstream must not replace it (`Response+Committing`).
+        if upstreamIsSettled, let upstream, upstream.refusesCancellation {
+            settled |= ResponseState.refusesCancellation
+        }
         let more = self.more.take()
         guard extras == nil, case .settlingThread = route, !drain.isFull else {
             let finish = Finish(
@@ -199,8 +204,9 @@ extension Response: DeferredSettlement {
 
     /// Leaves the delivery to whoever claims it first: the handlers and the upstream wait in the extras, and
     /// blocked callers are woken to claim it themselves, those blocked on it and those blocked downstream of it,
-    /// who find it through their upstreams (a caller blocked on a `timeout(...).map` claims the timed response's
-    /// delivery, which settles the `map`). Call with the lock held; returns with it released.
+    /// who watch it (`BlockedCallerWatch`) and find it through their upstreams (a caller blocked on a
+    /// `timeout(...).map` claims the timed response's delivery, which settles the `map`). Call with the lock held;
+    /// returns with it released.
     @usableFromInline
     func deferDelivery(of finish: consuming Finish, settled: UInt32) {
         let extras = makeExtras()
@@ -211,7 +217,6 @@ extension Response: DeferredSettlement {
         lock.unlock()
         for waiter in waiters { waiter.signal() }
         if deferred & ResponseState.hasParkedWaiters != 0 { ParkingWord.wakeAll(state) }
-        WakeUpList.blockedCallers.notify()
     }
 
     /// Hands the delivery to the library's delivery threads, and to blocked callers. Call with the lock held, with

@@ -20,8 +20,10 @@ final class SQLiteThreads: CallbackQueue {
     private let pool: WorkerPool
 
     /// At most `threads` threads named `name` (15 bytes at most: Linux keeps no more), started as work arrives.
-    init(name: String, threads: Int) {
-        pool = WorkerPool(name: name, threads: threads)
+    /// `replacingBlockedThreads`: a thread that blocks in a library wait is replaced meanwhile (the readers, which
+    /// deliver answers to user code); never for the writer, whose one thread is what orders the writes.
+    init(name: String, threads: Int, replacingBlockedThreads: Bool = true) {
+        pool = WorkerPool(name: name, threads: threads, compensatesBlockedThreads: replacingBlockedThreads)
     }
 
     /// The threads' name, as `top -H`, debuggers and crash reports show it.

@@ -29,7 +29,7 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
     }
 
     /// The writer's thread, `ix.sqlite.write`.
-    let threads = SQLiteThreads(name: "ix.sqlite.write", threads: 1)
+    let threads = SQLiteThreads(name: "ix.sqlite.write", threads: 1, replacingBlockedThreads: false)
     /// Where the writes' callers are answered: the database's reader threads, never the writer's own (see
     /// ``answer(_:_:)``).
     let answers: AnswerQueue

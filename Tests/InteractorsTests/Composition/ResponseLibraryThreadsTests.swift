@@ -125,7 +125,7 @@ extension GlobalPoolSaturatingTests {
         @Test func retriesStartNoThreadPerCall() throws {
             // The library's threads exist before the count: a first retry through the timer, a first delivery.
             _ = try Response<Int>.retry(times: 1, delay: .milliseconds(1)) { Response(value: 0) }.get()
-            let before = threadsInThisProcess()
+            let before = otherThreadsInThisProcess()
             let attempts = Counter()
             let retried = (0..<1_000).map { index in
                 Response<Int>.retry(times: 1, delay: .milliseconds(20)) {
@@ -135,14 +135,21 @@ extension GlobalPoolSaturatingTests {
             }
             for response in retried { _ = try? response.get(timeout: .seconds(20)) }
             #expect(attempts.value >= 1_000)
-            guard let before, let after = threadsInThisProcess(), let names = threadNamesInThisProcess() else {
+            guard let before, let after = otherThreadsInThisProcess(), let names = threadNamesInThisProcess() else {
                 return  // no /proc
             }
             #expect(names.count { $0 == "ix.timer" } == 1)
-            #expect(names.count { $0 == "ix.deliver" } <= DeliveryThreads.threadCount)
+            // Delivery threads beyond the pool's size stand in for ones blocked on the library (another test's
+            // blocked stages, running meanwhile), and leave once those return.
+            #expect(
+                eventually {
+                    let delivering = threadNamesInThisProcess()?.count { $0 == "ix.deliver" } ?? 0
+                    return delivering <= DeliveryThreads.threadCount + DeliveryThreads.blockedThreads
+                }
+            )
             // The library's own threads are counted above; other tests running meanwhile start threads of their
             // own, hence a margin far below the 1,000 a thread per call would add.
-            #expect(after - before <= 1 + DeliveryThreads.threadCount + 32)
+            #expect(after - before <= 32)
         }
     }
 }
@@ -196,4 +203,10 @@ extension GlobalPoolSaturatingTests {
         settler.join()
         #expect(outerHandlerFinished.value)
     }
+}
+
+/// How many threads the process has whose names are not the library's (`ix.` and the role), which the tests count
+/// by name; `nil` where there is no telling.
+private func otherThreadsInThisProcess() -> Int? {
+    threadNamesInThisProcess()?.count { !$0.hasPrefix("ix.") }
 }

@@ -156,6 +156,16 @@ private let hosts: [String: [String]] = ["synchronous": [], "async": ["async"]]
         #expect(result.errors.hasPrefix("Printer failed on willTerminate: "))
     }
 
+    @Test func aTearDownFailureGoesToTheDiagnosticsHandlerTheAppSet() throws {
+        let server = try HostedServer(arguments: ["fail-on-terminate", "diagnostics-handler"])
+        let result = try #require(server.signal(SIGTERM))
+        #expect(result.status == 1)
+        #expect(
+            result.lines.contains { $0.hasPrefix("diagnostic from Interactors: Printer failed on willTerminate: ") }
+        )
+        #expect(result.errors.isEmpty)
+    }
+
     @Test(arguments: [SIGTERM, SIGINT], hosts.keys.sorted())
     func aSecondSignalEndsTheProcessWhileATearDownHookHangs(signal: Int32, host: String) throws {
         let server = try HostedServer(arguments: ["hang-on-tear-down"] + hosts[host]!)

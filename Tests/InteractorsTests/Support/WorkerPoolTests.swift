@@ -80,6 +80,58 @@ import Testing
         #expect(count.withLock { $0 } == 10)
     }
 
+    @Test func aThreadBlockedOnTheLibraryIsReplacedSoTheWorkItWaitsForRuns() throws {
+        let pool = WorkerPool(name: "ix.test.fj", threads: 2)
+        defer { pool.shutDown() }
+        let (answer, resolver) = Response<Int>.makePending()
+        let blocked = DispatchSemaphore(value: 0)
+        let results = LockedBox<[Int]>([])
+        // Every thread of the pool blocks on a response that only a later job of the same pool settles.
+        for _ in 0..<2 {
+            pool.submit {
+                blocked.signal()
+                let value = (try? answer.get(timeout: .seconds(20))) ?? -1
+                results.withLock { $0.append(value) }
+            }
+        }
+        for _ in 0..<2 { #expect(blocked.wait(timeout: .now() + 10) == .success) }
+        #expect(eventually { pool.blockedThreads == 2 })
+        pool.submit { resolver.succeed(7) }
+        #expect(eventually { results.withLock { $0.count } == 2 })
+        #expect(results.withLock { $0 } == [7, 7])
+        // Back within its size once the blocked threads returned and the extra one finished.
+        #expect(eventually { pool.liveThreads <= 2 })
+    }
+
+    @Test func aPoolStartsNoThreadBeyondItsSizeWhileNothingBlocks() {
+        let pool = WorkerPool(name: "ix.test.noblock", threads: 2)
+        defer { pool.shutDown() }
+        let done = DispatchSemaphore(value: 0)
+        for _ in 0..<500 { pool.submit { done.signal() } }
+        for _ in 0..<500 { #expect(done.wait(timeout: .now() + 10) == .success) }
+        #expect(pool.liveThreads <= 2)
+    }
+
+    @Test func aPoolThatDoesNotCompensateKeepsItsSizeWhileItsThreadBlocks() throws {
+        let pool = WorkerPool(name: "ix.test.serial2", threads: 1, compensatesBlockedThreads: false)
+        defer { pool.shutDown() }
+        let (answer, resolver) = Response<Int>.makePending()
+        let blocked = DispatchSemaphore(value: 0)
+        let order = LockedBox<[String]>([])
+        pool.submit {
+            blocked.signal()
+            _ = try? answer.get(timeout: .seconds(20))
+            order.withLock { $0.append("first") }
+        }
+        #expect(blocked.wait(timeout: .now() + 10) == .success)
+        pool.submit { order.withLock { $0.append("second") } }
+        // The second job waits for the first: the pool's one thread is what orders them.
+        resolver.succeed(1)
+        #expect(eventually { order.withLock { $0.count } == 2 })
+        #expect(order.withLock { $0 } == ["first", "second"])
+        #expect(pool.liveThreads == 1)
+    }
+
     @Test func aJobSubmittedAfterShutDownStillRuns() {
         let pool = WorkerPool(name: "ix.test.late")
         pool.submit {}

@@ -6,14 +6,15 @@ import Glibc
 import Musl
 #endif
 
+/// Reports `line` as a diagnostic of the calling file's product (see ``Diagnostics``): standard error, unless the
+/// app set a handler or a test captures it.
+package func writeToStandardError(_ line: String, fileID: String = #fileID) {
+    diagnose(line, fileID: fileID)
+}
+
 /// Writes `line` and a newline to standard error in one go, unbuffered and whole (a short write is continued),
-/// without Foundation, for the reports that have no caller to go to: a refused misuse, a wait that work cannot
-/// reach, a host's failures, a store's deferred update that threw. They must get out even if the process ends next.
-///
-/// Every diagnostic of the library's products goes through here, so that a test which provokes one on purpose can
-/// take it instead (``DiagnosticCapture``), and a passing test run prints none.
-package func writeToStandardError(_ line: String) {
-    if DiagnosticCapture.take(line) { return }
+/// without Foundation: diagnostics must get out even if the process ends next.
+func writeLineToStandardError(_ line: String) {
     var line = line + "\n"
     line.withUTF8 { bytes in
         var offset = 0
@@ -25,7 +26,7 @@ package func writeToStandardError(_ line: String) {
     }
 }
 
-/// Takes the library's diagnostics instead of writing them to standard error, while at least one capture is open:
+/// Takes the library's diagnostics instead of handing them to the handler, while at least one capture is open:
 /// for tests that provoke a diagnostic and assert on it (the test kit's `withCapturedDiagnostics`).
 ///
 /// Captures are process-wide, as standard error is: while one is open, a diagnostic written by any thread goes to
@@ -53,7 +54,7 @@ package final class DiagnosticCapture: Sendable {
     }
 
     /// Hands `line` to every open capture; `false` if none is open.
-    fileprivate static func take(_ line: String) -> Bool {
+    static func take(_ line: String) -> Bool {
         let captures = open.withLock { $0 }
         for capture in captures { capture.captured.withLock { $0.append(line) } }
         return !captures.isEmpty

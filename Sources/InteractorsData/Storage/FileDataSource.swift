@@ -26,8 +26,12 @@ public import Interactors
 ///   the link stays a link.
 /// - Operations run off the caller's thread, in the order they were called: a `get` sees every `put` called
 ///   before it. Writes that queue up meanwhile share one write, and each answers once its value is on disk. The
-///   batches run on the library's own threads (at most four, named `ix.file-store`, shared by every file store of
-///   the process), never on Dispatch's global pool, so the app's own blocking work there does not hold them up.
+///   batches run on the library's own threads (four while nothing blocks, named `ix.file-store`, shared by every
+///   file store of the process), never on Dispatch's global pool, so the app's own blocking work there does not
+///   hold them up.
+/// - A batch answers only once the file's locks are released and the next batch is scheduled, one answer at a
+///   time, each off the others' way: a handler or stage may call this store, or another in the same directory,
+///   and block on the answer (its thread is replaced meanwhile), and no other call waits for it.
 /// - A value that cannot be encoded (a `Double.nan` in it) fails alone: its `put` fails with
 ///   ``DataError/Code/mappingFailed``, naming its id, and the writes and reads queued with it go through.
 /// - Ids are compared by their exact characters: two `String` ids whose Unicode scalars differ (`"café"` in NFC

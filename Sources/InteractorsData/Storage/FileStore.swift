@@ -1,9 +1,10 @@
 import Foundation
 import Interactors
 
-/// The threads every ``FileDataSource`` of the process runs its batches on: at most four, named `ix.file-store`,
-/// started on demand and kept, off Dispatch's global pool (which the app's own blocking work can fill for tens of
-/// seconds). A store's batches run one at a time, in order, on whichever of them is free.
+/// The threads every ``FileDataSource`` of the process runs its batches and answers on: four while nothing blocks,
+/// named `ix.file-store`, started on demand and kept, off Dispatch's global pool (which the app's own blocking work
+/// can fill for tens of seconds); one whose answer's handler or stage blocks in a library wait is replaced
+/// meanwhile (`WorkerPool`). A store's batches run one at a time, in order, on whichever of them is free.
 let fileStoreThreads = WorkerPool(name: "ix.file-store", threads: 4)
 
 /// The file behind a ``FileDataSource``: a queue of operations, applied in call order, with the writes that

@@ -27,15 +27,20 @@ extension SQLiteDatabase {
         }
         if let readers { return Response(on: workers) { try decode(try readers.read(body)) } }
         let writer = self.writer!
-        // Read on the writer, decoded and settled on a reader thread (see `SQLiteWriter.answer`), never on the
-        // writer, where a handler run as it settles could wait for a write that only the writer would run.
-        let (rows, resolver) = Response<Result<Rows, any Error>>.makePending()
+        let workers = self.workers
+        // Read on the writer, decoded and settled on a reader thread, never on the writer, where a handler run as
+        // it settles could wait for a write that only the writer would run.
+        let (response, resolver) = Response<T>.makePending()
         writer.scheduleJob {
             guard !resolver.isCancelled else { return nil }
-            let read = Result { () throws(DataError) in try body(writer.connection) }.mapError { $0 as any Error }
-            return { resolver.succeed(read) }
+            let read = Result { () throws(DataError) in try body(writer.connection) }
+            return {
+                workers.schedule {
+                    resolver.resolve(read.flatMap { rows in Result { () throws(DataError) in try decode(rows) } })
+                }
+            }
         }
-        return writer.answer(rows) { rows in try decode(rows) }
+        return response
     }
 
     /// Reads and decodes as ``read(_:decode:)`` does, for an observer: hands the answer to `then`, on the reader

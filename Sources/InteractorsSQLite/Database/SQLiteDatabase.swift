@@ -24,9 +24,10 @@ public import InteractorsData
 /// - **Threads of its own.** Reads, writes and observers' reads run on threads the database owns, never on
 ///   Dispatch's global pool, which the app may fill: one writer thread (`ix.sqlite.write`) and up to four reader
 ///   threads (`ix.sqlite.read`, which also decode what was read and answer the callers), started as work comes in
-///   and ended when the database is released. Responses settle on the reader threads, and deliver where the caller
-///   asked; a caller blocked on a reader thread (in a handler run `.immediate`) waiting for another read or write
-///   of the database runs its answer in its place, so such waits end even with every reader thread blocked.
+///   and ended when the database is released. Responses settle on the reader threads, never on the writer, and
+///   deliver where the caller asked; a reader thread whose handler (run `.immediate`) or stage blocks, waiting for
+///   another read or write of this database or of anything else, is replaced meanwhile, so such waits end
+///   however many reader threads block. The writer never runs a handler or a stage.
 /// - **Several processes.** Another process may open the same file: SQLite's locks order the two writers, and a
 ///   write waits up to 10 seconds for the other's transaction before it fails.
 /// - **A file that is moved or deleted** while the database is open is found before a commit is answered

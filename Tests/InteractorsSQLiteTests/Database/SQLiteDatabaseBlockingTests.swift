@@ -18,49 +18,48 @@ import Testing
         _ = try others.put(grace).get()
         let elsewhere = try kind.make()
         let distant = try elsewhere.notes([ada])
-        var counter = 0
-        var bound = Duration.seconds(5)
-        let calls: [(String, () throws -> Void)] = [
-            ("get", { _ = try notes.get(IdQuery("ada")).get(timeout: bound) }),
-            ("getAll of another table", { _ = try others.getAll(AllObjectsQuery()).get(timeout: bound) }),
+        let counter = LockedBox(0)
+        // Each call bounded: a stuck one counts as over the bound, and the test goes on.
+        let calls: [(name: String, call: () -> Void)] = [
+            ("get", { _ = try? notes.get(IdQuery("ada")).get(timeout: .seconds(2)) }),
+            ("getAll of another table", { _ = try? others.getAll(AllObjectsQuery()).get(timeout: .seconds(2)) }),
             (
                 "put",
                 {
-                    counter += 1
-                    _ = try notes.put(Note(id: "n\(counter)", text: "x")).get(timeout: bound)
+                    let id = counter.withLock {
+                        $0 += 1
+                        return $0
+                    }
+                    _ = try? notes.put(Note(id: "n\(id)", text: "x")).get(timeout: .seconds(2))
                 }
             ),
-            ("write(_:)", { _ = try database.database.write { _ in 1 }.get(timeout: bound) }),
-            ("another database's get", { _ = try distant.get(IdQuery("ada")).get(timeout: bound) }),
+            ("write(_:)", { _ = try? database.database.write { _ in 1 }.get(timeout: .seconds(2)) }),
+            ("another database's get", { _ = try? distant.get(IdQuery("ada")).get(timeout: .seconds(2)) }),
         ]
-        let idle = try calls.map { try BlockedCallers.time($0.1) }
-        bound = BlockedCallers.ceiling
+        let unblocked = calls.map { Latencies(of: 15, $0.call) }
 
-        let held = HeldAnswer()
-        defer { held.release() }
-        // The writer held while the handlers and stages are added, so that none runs on the test's thread.
+        // The writer held until the last put is issued: every handler and stage is added before its answer, so each
+        // runs where the database answers, never on the test's thread.
         let writer = HeldWriter(database.database)
-        let blocked = (0..<BlockedCallers.count).map { index -> Response<Void> in
-            let put = notes.put(Note(id: "held-\(index)", text: "x"))
-            guard index.isMultiple(of: 2) else { return put.map { _ in held.wait() } }
-            put.onResult(on: .immediate) { _ in held.wait() }
-            return put.map { _ in }
-        }
-        try writer.letGo()
-        #expect(
-            held.waitUntilWaiting(BlockedCallers.count, guardSeconds: 10),
-            "\(held.waiting) of \(BlockedCallers.count) blocked"
-        )
-        for (index, (name, call)) in calls.enumerated() {
-            // Each call bounded by the ceiling: a stuck one fails at once, and the test goes on.
-            switch Result(catching: { try BlockedCallers.time(call) }) {
-            case .success(let busy):
-                #expect(busy.keepTheRule(against: idle[index]), "\(kind) \(name): \(busy) against \(idle[index])")
-            case .failure(let error):
-                Issue.record(Comment(rawValue: "\(kind) \(name) with \(BlockedCallers.count) blocked: \(error)"))
+        var issued = 0
+        let blocked = BlockedStages(64) { body in
+            let put = notes.put(Note(id: "held-\(issued)", text: "x"))
+            if issued.isMultiple(of: 2) {
+                put.onResult(on: .immediate) { _ in body() }
+            } else {
+                _ = put.map { _ in body() }
             }
+            issued += 1
+            if issued == 64 { #expect(throws: Never.self) { try writer.letGo() } }
         }
-        held.release()
-        for response in blocked { #expect(throws: Never.self) { try response.get(timeout: .seconds(30)) } }
+        defer { blocked.release() }
+        #expect(blocked.allEntered)
+        for (index, call) in calls.enumerated() {
+            let latencies = Latencies(of: 15, call.call)
+            #expect(
+                latencies.areWithinTheBound(of: unblocked[index]),
+                "\(kind) \(call.name): \(latencies) blocked, \(unblocked[index]) unblocked"
+            )
+        }
     }
 }

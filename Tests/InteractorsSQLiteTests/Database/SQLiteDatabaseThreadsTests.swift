@@ -223,15 +223,8 @@ import Darwin
         _ = body.result(timeout: .seconds(30))
         let lines = outcomes.withLock { $0 }
         #expect(lines.filter { $0.hasSuffix(" ok") }.count == readers + 1, "\(lines)")
-        // A put's answer settles where a reader thread (or a caller blocked there) runs it, never on the writer.
-        // Known to fail now and then: a caller blocked on a reader thread may run the answer's work between the
-        // writer's `flatMap` linking to it and adding its stage to it, and the stage then runs on the writer
-        // (`Response.consume`, issue 32's third defect, a core fix).
-        withKnownIssue("a flatMap's stage runs on the linking thread when its next response settled meanwhile") {
-            #expect(!answeredOn.withLock { $0 }.contains("ix.sqlite.write"), "\(answeredOn.withLock { $0 })")
-        } when: {
-            answeredOn.withLock { $0 }.contains("ix.sqlite.write")
-        }
+        // A put's answer settles on a reader thread, never on the writer.
+        #expect(!answeredOn.withLock { $0 }.contains("ix.sqlite.write"), "\(answeredOn.withLock { $0 })")
         withExtendedLifetime(observations) {}
     }
 

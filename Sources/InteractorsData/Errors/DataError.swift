@@ -1,5 +1,11 @@
+public import Foundation
+
 /// Why a data source, repository or mapping failed: a ``Code`` to branch on, a message that names the query, the
 /// source or the file involved, and the error behind it, if any.
+///
+/// Its ``description`` and ``message`` are safe to show or return to a client: a file is named by its file name,
+/// never its absolute path (that stays in ``fileURL``, for logs), a URL without its query values, and the error
+/// behind it as ``describe(_:)`` words it.
 ///
 /// ```swift
 /// do {
@@ -61,6 +67,10 @@ public struct DataError: Error, CustomStringConvertible {
     /// The error behind this one, if any: what a mapper threw, a decoding error, a system error.
     public let underlying: (any Error)?
 
+    /// The file the failure concerns, with its full path, for logs: a ``FileDataSource``'s file, a SQLite
+    /// database. The ``message`` names it by its file name only. Nil when no file is concerned.
+    public var fileURL: URL?
+
     /// For ``Code/partiallyApplied``, the ids of the values the batch did not store or delete, in the batch's
     /// order; empty for every other error.
     public var failedIDs: [AnyHashable] {
@@ -79,20 +89,35 @@ public struct DataError: Error, CustomStringConvertible {
     /// the source answered them. Nil when the source did not say.
     package var appliedValues: (any Sendable)?
 
-    /// Makes an error with `code`, a message, the error behind it, and, for ``Code/partiallyApplied``, the ids that
-    /// failed.
-    public init(code: Code, message: String, underlying: (any Error)? = nil, failedIDs: [AnyHashable] = []) {
+    /// Makes an error with `code`, a message, the error behind it, for ``Code/partiallyApplied`` the ids that
+    /// failed, and the file it concerns.
+    public init(
+        code: Code,
+        message: String,
+        underlying: (any Error)? = nil,
+        failedIDs: [AnyHashable] = [],
+        fileURL: URL? = nil
+    ) {
         self.code = code
         self.message = message
         self.underlying = underlying
         self.failedIDStorage = FailedIDs(ids: failedIDs)
+        self.fileURL = fileURL
     }
 
-    /// `DataError.<code>: <message>`, and the underlying error when there is one.
+    /// `DataError.<code>: <message>`, and the underlying error when there is one, as ``describe(_:)`` words it.
     public var description: String {
         var text = "DataError.\(code): \(message)"
-        if let underlying { text += " (\(underlying))" }
+        if let underlying { text += " (\(Self.describe(underlying)))" }
         return text
+    }
+
+    /// This error, concerning the file at `url` unless it names one already.
+    package func concerning(_ url: URL?) -> DataError {
+        guard fileURL == nil else { return self }
+        var located = self
+        located.fileURL = url
+        return located
     }
 }
 

@@ -148,7 +148,11 @@ where Value.ID: Sendable {
             else { return }
             onCacheFailure(
                 (error as? DataError)
-                    ?? DataError(code: .storageFailed, message: "the cache failed: \(error)", underlying: error)
+                    ?? DataError(
+                        code: .storageFailed,
+                        message: "the cache failed: \(DataError.describe(error))",
+                        underlying: error
+                    )
             )
         }
     }

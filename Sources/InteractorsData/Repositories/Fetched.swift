@@ -44,3 +44,16 @@ public struct Fetched<Value: Sendable>: Sendable {
         self.storedAt = storedAt
     }
 }
+
+extension Fetched.Origin: CustomStringConvertible {
+    /// `main`, `cache`, `cacheWhileRefreshing`, or `cacheAfterFailure(…)` with the error as
+    /// ``DataError/describe(_:)`` words it: readable on every platform (a `URLError` included), safe to log.
+    public var description: String {
+        switch self {
+        case .main: "main"
+        case .cache: "cache"
+        case .cacheAfterFailure(let error): "cacheAfterFailure(\(DataError.describe(error)))"
+        case .cacheWhileRefreshing: "cacheWhileRefreshing"
+        }
+    }
+}

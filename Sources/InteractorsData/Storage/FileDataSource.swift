@@ -103,7 +103,7 @@ where Value.ID: Sendable {
             let stored = failed.isEmpty ? values : values.filter { !failed.contains(ExactID($0.id)) }
             for value in stored { collection.put(value) }
             return (stored, failures.map { ($0.id, $0.error) })
-        }.map { [name = store.name] outcome in
+        }.map { [name = store.name, fileURL] outcome in
             let error = DataError.batch(
                 "putAll",
                 of: values.map(\.id),
@@ -111,7 +111,7 @@ where Value.ID: Sendable {
                 failures: outcome.failures,
                 applied: outcome.stored
             )
-            if let error { throw error }
+            if let error { throw (error as? DataError)?.concerning(fileURL) ?? error }
             return outcome.stored
         }
     }

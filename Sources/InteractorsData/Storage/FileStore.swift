@@ -46,7 +46,7 @@ final class FileStore<Value: Codable & Identifiable & Sendable>: @unchecked Send
 
     init(url: URL, corruptFile: FileDataSource<Value>.CorruptFile) {
         self.url = url
-        self.name = "FileDataSource at \(url.path)"
+        self.name = "FileDataSource \(url.lastPathComponent)"
         self.corruptFile = corruptFile
     }
 
@@ -66,7 +66,9 @@ final class FileStore<Value: Codable & Identifiable & Sendable>: @unchecked Send
         _ body: @escaping @Sendable (inout ValueCollection<Value>) throws -> T
     ) -> Response<T> {
         let (response, resolver) = Response<T>.makePending()
-        let operation = PendingOperation(isWrite: isWrite, body: body, resolver: resolver)
+        let operation = PendingOperation(isWrite: isWrite, body: body, resolver: resolver) { [url] error in
+            (error as? DataError)?.concerning(url) ?? error
+        }
         let schedule = queue.withLock { queue in
             queue.pending.append(operation)
             let isIdle = !queue.isScheduled
@@ -195,7 +197,7 @@ final class FileStore<Value: Codable & Identifiable & Sendable>: @unchecked Send
                         value.id,
                         DataError(
                             code: .mappingFailed,
-                            message: "cannot encode \(Value.self) with id \(value.id) for \(url.path)",
+                            message: "cannot encode \(Value.self) with id \(value.id) for \(url.lastPathComponent)",
                             underlying: error
                         )
                     )
@@ -248,7 +250,12 @@ final class FileStore<Value: Codable & Identifiable & Sendable>: @unchecked Send
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw DataError(code: .storageFailed, message: "cannot create \(directory.path)", underlying: error)
+            throw DataError(
+                code: .storageFailed,
+                message: "cannot create the directory \(directory.lastPathComponent) of \(target.lastPathComponent)",
+                underlying: error,
+                fileURL: target
+            )
         }
     }
 }

@@ -10,10 +10,13 @@ struct PendingOperation<Value: Identifiable & Sendable>: Sendable {
     /// waited, which the batch then skips.
     let begin: @Sendable () -> Bool
 
+    /// An operation answering `resolver`; every failure it answers goes through `failure` first (which names the
+    /// store's file in it).
     init<T: Sendable>(
         isWrite: Bool,
         body: @escaping @Sendable (inout ValueCollection<Value>) throws -> T,
-        resolver: Resolver<T>
+        resolver: Resolver<T>,
+        failure: @escaping @Sendable (any Error) -> any Error
     ) {
         self.isWrite = isWrite
         self.run = { collection in
@@ -24,9 +27,10 @@ struct PendingOperation<Value: Identifiable & Sendable>: Sendable {
                 return PendingOutcome(
                     succeeded: true,
                     deliver: { resolver.succeed(value) },
-                    fail: { resolver.fail($0) }
+                    fail: { resolver.fail(failure($0)) }
                 )
             } catch {
+                let error = failure(error)
                 return PendingOutcome(
                     succeeded: false,
                     deliver: { resolver.fail(error) },
@@ -34,7 +38,7 @@ struct PendingOperation<Value: Identifiable & Sendable>: Sendable {
                 )
             }
         }
-        self.fail = { resolver.fail($0) }
+        self.fail = { resolver.fail(failure($0)) }
         if isWrite {
             self.begin = { resolver.commitToOutcome() }
         } else {

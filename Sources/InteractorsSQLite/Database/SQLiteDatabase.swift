@@ -114,7 +114,12 @@ public final class SQLiteDatabase: Sendable {
             readers.close()
             workers.shutDown()
             if let corruption = error.corruption {
-                throw .corrupt(fileURL.path, corruption, fate: "it was left as it is, and not opened")
+                throw .corrupt(
+                    fileURL.lastPathComponent,
+                    corruption,
+                    fate: "it was left as it is, and not opened",
+                    fileURL: fileURL
+                )
             }
             throw error
         }
@@ -129,14 +134,14 @@ public final class SQLiteDatabase: Sendable {
     private static func checkReadOnly(_ file: DatabaseFile) throws(DataError) {
         guard file.ifCorrupt == .fail else {
             throw .misuse(
-                "\(file.path) cannot be opened readOnly with ifCorrupt: .moveAside: moving a damaged file aside "
+                "\(file.name) cannot be opened readOnly with ifCorrupt: .moveAside: moving a damaged file aside "
                     + "starts an empty database, which a read-only database cannot write"
-            )
+            ).concerning(file.url)
         }
         guard FileManager.default.fileExists(atPath: file.path) else {
             throw .misuse(
-                "cannot open \(file.path) readOnly: there is no file there (a read-only database is never created)"
-            )
+                "cannot open \(file.name) readOnly: there is no file there (a read-only database is never created)"
+            ).concerning(file.url)
         }
     }
 
@@ -145,7 +150,12 @@ public final class SQLiteDatabase: Sendable {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw DataError(code: .storageFailed, message: "cannot create \(directory.path)", underlying: error)
+            throw DataError(
+                code: .storageFailed,
+                message: "cannot create the directory \(directory.lastPathComponent) of \(fileURL.lastPathComponent)",
+                underlying: error,
+                fileURL: fileURL
+            )
         }
     }
 
@@ -181,9 +191,10 @@ public final class SQLiteDatabase: Sendable {
         )
     }
 
-    /// What `onCorruption` does unless told otherwise: writes the error's message on standard error, one line.
+    /// What `onCorruption` does unless told otherwise: writes the error's message, and the file's full path (which
+    /// the message leaves out), on standard error, one line.
     @Sendable public static func reportToStandardError(_ error: DataError) {
-        writeToStandardError("InteractorsSQLite: \(error.message)")
+        writeToStandardError("InteractorsSQLite: \(error.message)" + (error.fileURL.map { " (\($0.path))" } ?? ""))
     }
 
     // MARK: Writing
@@ -216,7 +227,9 @@ public final class SQLiteDatabase: Sendable {
     /// The error for a write that cannot be queued: to a database opened read-only, or from inside a write body of
     /// this database; nil elsewhere.
     func refusal(_ operation: String) -> DataError? {
-        guard let writer else { return Self.readOnlyError(fileURL?.path ?? "", operation) }
+        guard let writer else {
+            return Self.readOnlyError(fileURL?.lastPathComponent ?? "", operation).concerning(fileURL)
+        }
         guard writer.isInsideBody else { return nil }
         return .misuse(
             "\(operation) was called inside a write(_:) body of the same database, which holds its writer: write "

@@ -92,8 +92,58 @@ import Testing
         #expect(try notes.getAll(AllObjectsQuery()).get() == [])
     }
 
+    /// A cancellation that lands while a CRUD interactor is inside the repository call: the write it queued has not
+    /// begun (the writer is held), so it is withdrawn; it is never left to go ahead behind a "cancelled".
+    @Test func aPutCancelledWhileTheInteractorCallsTheRepositoryIsWithdrawn() throws {
+        let database = try DatabaseKind.file.make()
+        let notes = try database.source()
+        let slow = SlowCalls(SingleSourceRepository(notes))
+        let executor = InteractorExecutor()
+        executor.register(PutInteractor(repository: slow, queue: DispatchQueue(label: "puts")))
+        let writer = HeldWriter(database.database)
+        let put = executor.execute(PutRequest(ada))
+        #expect(slow.calling.wait(timeout: .now() + 30) == .success)  // inside the call; the write is queued
+        put.cancel()
+        slow.proceed.signal()
+        try writer.letGo()
+        #expect(put.isCancelled)
+        _ = try notes.put(grace).get()  // after the withdrawn put, had it gone ahead
+        #expect(try notes.getAll(AllObjectsQuery()).get() == [grace])
+    }
+
     static func seconds(_ duration: Duration) -> Double {
         let (seconds, attoseconds) = duration.components
         return Double(seconds) + Double(attoseconds) * 1e-18
     }
+}
+
+/// A repository whose `put` makes its call, then waits for the test before handing the response back: an
+/// interactor's repository call in progress.
+private struct SlowCalls: GetRepository, PutRepository, DeleteRepository {
+    typealias Value = Note
+
+    let base: SingleSourceRepository<Note>
+    let calling = DispatchSemaphore(value: 0)
+    let proceed = DispatchSemaphore(value: 0)
+
+    init(_ base: SingleSourceRepository<Note>) {
+        self.base = base
+    }
+
+    func put(_ value: Note, ifAbsent: Bool, operation: RepositoryOperation) -> Response<Note> {
+        let response = base.put(value, ifAbsent: ifAbsent, operation: operation)
+        calling.signal()
+        _ = proceed.wait(timeout: .now() + 30)
+        return response
+    }
+
+    func put(_ value: Note, operation: RepositoryOperation) -> Response<Note> {
+        put(value, ifAbsent: false, operation: operation)
+    }
+
+    func putAll(_ values: [Note], operation: RepositoryOperation) -> Response<[Note]> { base.putAll(values) }
+    func get(_ query: any Query, operation: RepositoryOperation) -> Response<Note> { base.get(query) }
+    func getAll(_ query: any Query, operation: RepositoryOperation) -> Response<[Note]> { base.getAll(query) }
+    func delete(_ query: any Query, operation: RepositoryOperation) -> Response<Void> { base.delete(query) }
+    func deleteAll(_ query: any Query, operation: RepositoryOperation) -> Response<Void> { base.deleteAll(query) }
 }

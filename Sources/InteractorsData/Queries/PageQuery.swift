@@ -52,22 +52,55 @@ extension PageQuery: AnyPageQuery {
     package func page<Value: Identifiable>(of values: some Sequence<Value>) -> [Value]? {
         guard Value.ID.self == ID.self else { return nil }
         guard limit > 0 else { return [] }
-        var page: [(id: ID, value: Value)] = []
-        for value in values {
-            let id = value.id as! ID
-            if let after, !Self.precedes(after, id) { continue }
-            page.append((id, value))
+        let values = Array(values)
+        // Strings and integers, the common ids, compared in code specialised for them (a generic comparison, with
+        // a dynamic cast at each step, cost 100 times as much on 100,000 values).
+        if ID.self == String.self {
+            let ids = values.map { unsafeBitCast($0.id, to: String.self) }
+            let after = after.map { unsafeBitCast($0, to: String.self) }
+            return PageSelection.first(limit, of: ids, after: after, by: PageSelection.utf8Precedes).map { values[$0] }
         }
-        page.sort { Self.precedes($0.id, $1.id) }
-        return page.prefix(limit).map(\.value)
+        if ID.self == Int.self {
+            let ids = values.map { unsafeBitCast($0.id, to: Int.self) }
+            let after = after.map { unsafeBitCast($0, to: Int.self) }
+            return PageSelection.first(limit, of: ids, after: after, by: <).map { values[$0] }
+        }
+        let ids = values.map { unsafeBitCast($0.id, to: ID.self) }
+        return PageSelection.first(limit, of: ids, after: after, by: <).map { values[$0] }
+    }
+}
+
+/// Picks a page out of ids in any order.
+enum PageSelection {
+    /// The places in `ids` of the `limit` smallest ids greater than `after`, smallest first, by `precedes`: kept in
+    /// order as the ids go by, so that most ids are rejected with one comparison (an id joins the page less and
+    /// less often), O(n) for ids in any order rather than a sort of them all.
+    static func first<ID>(
+        _ limit: Int,
+        of ids: [ID],
+        after: ID?,
+        by precedes: (ID, ID) -> Bool
+    ) -> [Int] {
+        var page: [(id: ID, place: Int)] = []
+        page.reserveCapacity(limit + 1)
+        for (place, id) in ids.enumerated() {
+            if let after, !precedes(after, id) { continue }
+            if page.count == limit, !precedes(id, page[page.count - 1].id) { continue }
+            var low = 0
+            var high = page.count
+            while low < high {
+                let middle = (low + high) / 2
+                if precedes(page[middle].id, id) { low = middle + 1 } else { high = middle }
+            }
+            page.insert((id, place), at: low)
+            if page.count > limit { page.removeLast() }
+        }
+        return page.map(\.place)
     }
 
-    /// Whether `first` comes before `second`: strings by their UTF-8 bytes (SQLite's `BINARY`), others by `<`.
-    static func precedes(_ first: ID, _ second: ID) -> Bool {
-        if let first = first as? String, let second = second as? String {
-            return first.utf8.lexicographicallyPrecedes(second.utf8)
-        }
-        return first < second
+    /// Whether `first` comes before `second` by their UTF-8 bytes, as SQLite's `BINARY` collation orders text.
+    static func utf8Precedes(_ first: String, _ second: String) -> Bool {
+        first.utf8.lexicographicallyPrecedes(second.utf8)
     }
 }
 

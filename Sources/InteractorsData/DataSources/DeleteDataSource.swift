@@ -30,12 +30,7 @@ extension DeleteDataSource {
     /// read cannot tell whether the value was there. Implement it to tell.
     public func delete(_ query: IdQuery<Value.ID>, ifPresent: Bool) -> Response<Void> {
         guard ifPresent else { return delete(query) }
-        return Response(
-            error: DataError(
-                code: .queryNotSupported,
-                message: "\(Self.self) cannot delete only if present: it does not read"
-            )
-        )
+        return Response(error: DataError.cannotCheck("delete only if present", by: Self.self))
     }
 }
 

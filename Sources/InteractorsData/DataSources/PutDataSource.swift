@@ -28,12 +28,7 @@ extension PutDataSource {
     /// cannot tell whether the value is there. Implement it to store only values that are absent.
     public func put(_ value: Value, ifAbsent: Bool) -> Response<Value> {
         guard ifAbsent else { return put(value) }
-        return Response(
-            error: DataError(
-                code: .queryNotSupported,
-                message: "\(Self.self) cannot put only if absent: it does not read"
-            )
-        )
+        return Response(error: DataError.cannotCheck("put only if absent", by: Self.self))
     }
 }
 

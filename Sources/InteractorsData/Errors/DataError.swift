@@ -132,6 +132,12 @@ extension DataError {
         DataError(code: .conflict, message: "\(source) already holds a value with id \(id); nothing was written")
     }
 
+    /// The failure of a conditional write (`what`: "put only if absent") asked of a source or repository that
+    /// cannot read, so cannot check its condition.
+    package static func cannotCheck(_ what: String, by type: Any.Type) -> DataError {
+        DataError(code: .queryNotSupported, message: "\(type) cannot \(what): it does not read")
+    }
+
     package static func queryNotSupported(_ query: any Query, by source: String) -> DataError {
         DataError(code: .queryNotSupported, message: "\(source) cannot answer \(query)")
     }

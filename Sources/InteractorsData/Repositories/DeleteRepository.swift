@@ -40,12 +40,7 @@ extension DeleteRepository {
     /// that cannot read cannot tell whether the value was there. Implement it to tell.
     public func delete(_ query: IdQuery<Value.ID>, ifPresent: Bool, operation: RepositoryOperation) -> Response<Void> {
         guard ifPresent else { return delete(query, operation: operation) }
-        return Response(
-            error: DataError(
-                code: .queryNotSupported,
-                message: "\(Self.self) cannot delete only if present: it does not read"
-            )
-        )
+        return Response(error: DataError.cannotCheck("delete only if present", by: Self.self))
     }
 }
 

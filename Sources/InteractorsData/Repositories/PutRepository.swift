@@ -40,12 +40,7 @@ extension PutRepository {
     /// cannot read cannot tell whether the value is there. Implement it to store only values that are absent.
     public func put(_ value: Value, ifAbsent: Bool, operation: RepositoryOperation) -> Response<Value> {
         guard ifAbsent else { return put(value, operation: operation) }
-        return Response(
-            error: DataError(
-                code: .queryNotSupported,
-                message: "\(Self.self) cannot put only if absent: it does not read"
-            )
-        )
+        return Response(error: DataError.cannotCheck("put only if absent", by: Self.self))
     }
 }
 

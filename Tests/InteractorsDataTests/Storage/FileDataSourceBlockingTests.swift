@@ -110,26 +110,14 @@ import Darwin
         // The store's batch waits for the directory's lock until the last put is issued: every handler and stage is
         // added before its answer, so each runs where the store answers, never on the test's thread.
         let lock = try DirectoryLock(directory.url)
-        var issued = 0
-        let blocked = BlockedStages(64) { body in
-            let put = busy.put(Note(id: "held-\(issued)", text: "x"))
-            if issued.isMultiple(of: 2) {
-                put.onResult(on: .immediate) { _ in body() }
-            } else {
-                _ = put.map { _ in body() }
-            }
-            issued += 1
-            if issued == 64 { lock.release() }
+        let blocked = BlockedStages(answersOf: 64) { index in
+            busy.put(Note(id: "held-\(index)", text: "x"))
+        } issued: {
+            lock.release()
         }
         defer { blocked.release() }
         #expect(blocked.allEntered)
-        for (index, call) in calls.enumerated() {
-            let latencies = Latencies(of: 15, call.call)
-            #expect(
-                latencies.areWithinTheBound(of: unblocked[index]),
-                "\(call.name): \(latencies) blocked, \(unblocked[index]) unblocked"
-            )
-        }
+        expectWithinTheBound(calls, of: unblocked)
     }
 }
 

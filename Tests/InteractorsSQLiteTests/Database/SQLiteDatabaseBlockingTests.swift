@@ -41,25 +41,13 @@ import Testing
         // The writer held until the last put is issued: every handler and stage is added before its answer, so each
         // runs where the database answers, never on the test's thread.
         let writer = HeldWriter(database.database)
-        var issued = 0
-        let blocked = BlockedStages(64) { body in
-            let put = notes.put(Note(id: "held-\(issued)", text: "x"))
-            if issued.isMultiple(of: 2) {
-                put.onResult(on: .immediate) { _ in body() }
-            } else {
-                _ = put.map { _ in body() }
-            }
-            issued += 1
-            if issued == 64 { #expect(throws: Never.self) { try writer.letGo() } }
+        let blocked = BlockedStages(answersOf: 64) { index in
+            notes.put(Note(id: "held-\(index)", text: "x"))
+        } issued: {
+            #expect(throws: Never.self) { try writer.letGo() }
         }
         defer { blocked.release() }
         #expect(blocked.allEntered)
-        for (index, call) in calls.enumerated() {
-            let latencies = Latencies(of: 15, call.call)
-            #expect(
-                latencies.areWithinTheBound(of: unblocked[index]),
-                "\(kind) \(call.name): \(latencies) blocked, \(unblocked[index]) unblocked"
-            )
-        }
+        expectWithinTheBound(calls, of: unblocked)
     }
 }

@@ -60,6 +60,10 @@ where Value.ID: Sendable {
     let maxAge: Duration?
     let fallback: @Sendable (any Error) -> Bool
     let onCacheFailure: @Sendable (DataError) -> Void
+    let answerFromCacheAfter: Duration?
+    /// The reads of the main source under way, shared by identical calls (and by the copies of this repository).
+    let valueReads = SharedReads<Fetched<Value>>()
+    let listReads = SharedReads<Fetched<[Value]>>()
 
     /// A repository over `main` and `cache`.
     ///
@@ -74,20 +78,27 @@ where Value.ID: Sendable {
     ///   - onCacheFailure: Told when the cache failed during an operation the main source answered: the cache's
     ///     own ``DataError``, or any other error wrapped in ``DataError/Code/storageFailed``. By default, one line
     ///     on standard error.
+    ///   - answerFromCacheAfter: How long a read waits for the main source before the cache answers in its place,
+    ///     if the cache has the value, or the query's list (at any age): the call then answers it with
+    ///     ``Fetched/Origin-swift.enum/cacheWhileRefreshing``, and the main source's read goes on, its answer kept
+    ///     in the cache when it comes. Nil (the default): a read waits for the main source. Without a cached value,
+    ///     a read waits for the main source as with nil.
     public init(
         main: some GetDataSource<Value> & PutDataSource<Value> & DeleteDataSource<Value>,
         cache: some GetDataSource<Value> & PutDataSource<Value> & DeleteDataSource<Value>,
         isValid: @escaping @Sendable (Value) -> Bool = { _ in true },
         maxAge: Duration? = nil,
         fallback: @escaping @Sendable (any Error) -> Bool = CacheRepository.serverUnavailable,
-        onCacheFailure: @escaping @Sendable (DataError) -> Void = CacheRepository.reportToStandardError
+        onCacheFailure: @escaping @Sendable (DataError) -> Void = CacheRepository.reportToStandardError,
+        answerFromCacheAfter: Duration? = nil
     ) {
         self.main = main
-        self.cache = (cache as? any CacheIndexStore<Value>) ?? UnindexedCache(cache)
+        self.cache = (cache as? any CacheIndexStore<Value>) ?? UnindexedCache.shared(over: cache)
         self.isValid = isValid
         self.maxAge = maxAge
         self.fallback = fallback
         self.onCacheFailure = onCacheFailure
+        self.answerFromCacheAfter = answerFromCacheAfter
     }
 
     /// The one value `query` selects, from the sources `operation` names.
@@ -137,7 +148,11 @@ where Value.ID: Sendable {
             else { return }
             onCacheFailure(
                 (error as? DataError)
-                    ?? DataError(code: .storageFailed, message: "the cache failed: \(error)", underlying: error)
+                    ?? DataError(
+                        code: .storageFailed,
+                        message: "the cache failed: \(DataError.describe(error))",
+                        underlying: error
+                    )
             )
         }
     }

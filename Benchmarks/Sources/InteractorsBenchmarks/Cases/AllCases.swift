@@ -22,5 +22,5 @@ extension BenchmarkCase {
             .presenterImmediate,
             .presenterSerialQueue,
         ] + BenchmarkCase.scale + BenchmarkCase.libraryThreads + BenchmarkCase.stores
-        + BenchmarkCase.storeListedWrites + BenchmarkCase.sqliteThreadsAndObservers + BenchmarkCase.herd
+        + BenchmarkCase.storeListedWrites + BenchmarkCase.storeSharedReads + BenchmarkCase.sqliteThreadsAndObservers + BenchmarkCase.herd
 }

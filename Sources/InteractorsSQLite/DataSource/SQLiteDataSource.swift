@@ -62,7 +62,8 @@ where Value.ID: Codable & Sendable {
         self.storage = SQLiteTable(
             sql: sql,
             undecodableRows: undecodableRows,
-            location: database.fileURL?.lastPathComponent ?? "an in-memory database"
+            location: database.fileURL?.lastPathComponent ?? "an in-memory database",
+            databaseIdentity: database.fileURL?.path ?? "in memory \(ObjectIdentifier(database))"
         )
     }
 

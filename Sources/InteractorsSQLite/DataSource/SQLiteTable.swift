@@ -6,13 +6,17 @@ import InteractorsData
 struct SQLiteTable<Value: Codable & Identifiable & Sendable>: Sendable where Value.ID: Codable & Sendable {
     let sql: TableSQL
     let undecodableRows: UndecodableRows
-    /// The source's name in messages: "SQLiteDataSource<Note> (table notes in /path/app.sqlite)".
+    /// The source's name in messages: "SQLiteDataSource<Note> (table notes in app.sqlite)".
     let sourceName: String
+    /// Which database the table is in, for reporting a skipped row once: the file's full path (messages name the
+    /// file only, and two directories may hold files of one name), or the in-memory database's identity.
+    let databaseIdentity: String
 
-    init(sql: TableSQL, undecodableRows: UndecodableRows, location: String) {
+    init(sql: TableSQL, undecodableRows: UndecodableRows, location: String, databaseIdentity: String) {
         self.sql = sql
         self.undecodableRows = undecodableRows
         self.sourceName = "SQLiteDataSource<\(Value.self)> (table \(sql.name) in \(location))"
+        self.databaseIdentity = databaseIdentity
     }
 
     // MARK: Planning queries
@@ -75,7 +79,7 @@ struct SQLiteTable<Value: Codable & Identifiable & Sendable>: Sendable where Val
                 case .fail:
                     throw DataError(code: .mappingFailed, message: problem, underlying: error)
                 case .skip:
-                    UndecodableRows.reportOnce(problem, error: error)
+                    UndecodableRows.reportOnce(problem, in: databaseIdentity, error: error)
                     values.append(nil)
                 }
             }

@@ -9,18 +9,21 @@ public enum UndecodableRows: Sendable {
     /// and the id.
     case fail
     /// Such rows are left out of every read (a `get` of one fails with `notFound`)
-    /// and each is reported once per process on standard error, naming the table and the id. A `put` of that id
+    /// and each is reported once per process as a diagnostic (see `Diagnostics`: standard error unless the app
+    /// set a handler), naming the table and the id. A `put` of that id
     /// replaces the row.
     case skip
 }
 
 extension UndecodableRows {
-    /// The rows already reported in this process, by their message (which names the database, table and id).
+    /// The rows already reported in this process, by their database's identity and their message (which names the
+    /// table and the id).
     private static let reported = LockedBox(Set<String>())
 
-    /// Prints `problem` on standard error the first time this process meets it.
-    static func reportOnce(_ problem: String, error: any Error) {
-        guard reported.withLock({ $0.insert(problem).inserted }) else { return }
+    /// Reports `problem`, of the database `database` identifies, as a diagnostic the first time this process meets
+    /// it.
+    static func reportOnce(_ problem: String, in database: String, error: any Error) {
+        guard reported.withLock({ $0.insert("\(database)\n\(problem)").inserted }) else { return }
         writeToStandardError("InteractorsSQLite: skipped \(problem): \(DataError.describe(error))")
     }
 }

@@ -52,6 +52,13 @@ public import Interactors
 /// file answers its last lists; with
 /// another cache they are kept in memory. Writes go to the main source, then the cache; `.main` and `.cache`
 /// ask that one source as it is, without lists.
+///
+/// **Writes the server cannot take, kept** (`pendingWrites: .keep`, see ``PendingWrites``). A `put`, `putAll`,
+/// `delete` or `deleteAll` of an ``IdsQuery`` that the main source fails with an error `fallback` accepts is applied
+/// to the cache and kept as a ``PendingWrite`` in the same transaction, and the call succeeds once both are durable.
+/// An error the server gave (a 4xx other than 408 and 429) still fails the call, and nothing is kept. Every read but
+/// ``RepositoryOperation/main`` answers with the pending writes applied (``Fetched/isPending``), a read of the main
+/// source never undoes one, and ``sync()`` sends them, in order, once the server is back.
 public struct CacheRepository<Value: Identifiable & Sendable>: GetRepository, PutRepository, DeleteRepository
 where Value.ID: Sendable {
     let main: any DataSourceParts<Value>
@@ -60,6 +67,10 @@ where Value.ID: Sendable {
     let maxAge: Duration?
     let fallback: @Sendable (any Error) -> Bool
     let onCacheFailure: @Sendable (DataError) -> Void
+    /// The cache, when it keeps pending writes (`pendingWrites: .keep`); nil with `.fail`.
+    let pendingStore: (any PendingWriteStore<Value>)?
+    /// The pending writes a read shows, read just before it (CacheRepository+PendingReads.swift).
+    var pendingSnapshot: PendingSnapshot?
 
     /// A repository over `main` and `cache`.
     ///
@@ -74,13 +85,18 @@ where Value.ID: Sendable {
     ///   - onCacheFailure: Told when the cache failed during an operation the main source answered: the cache's
     ///     own ``DataError``, or any other error wrapped in ``DataError/Code/storageFailed``. By default, one line
     ///     on standard error.
+    ///   - pendingWrites: What a write the main source cannot take does: fails (``PendingWrites/fail``, the
+    ///     default) or is kept in the cache until ``sync()`` sends it (``PendingWrites/keep``). `.keep` needs a cache
+    ///     that adopts ``PendingWriteStore`` (``InMemoryDataSource``, ``FileDataSource``, InteractorsSQLite's
+    ///     `SQLiteDataSource`): with another one, this initializer stops with a precondition failure that says so.
     public init(
         main: some GetDataSource<Value> & PutDataSource<Value> & DeleteDataSource<Value>,
         cache: some GetDataSource<Value> & PutDataSource<Value> & DeleteDataSource<Value>,
         isValid: @escaping @Sendable (Value) -> Bool = { _ in true },
         maxAge: Duration? = nil,
         fallback: @escaping @Sendable (any Error) -> Bool = CacheRepository.serverUnavailable,
-        onCacheFailure: @escaping @Sendable (DataError) -> Void = CacheRepository.reportToStandardError
+        onCacheFailure: @escaping @Sendable (DataError) -> Void = CacheRepository.reportToStandardError,
+        pendingWrites: PendingWrites = .fail
     ) {
         self.main = main
         self.cache = (cache as? any CacheIndexStore<Value>) ?? UnindexedCache(cache)
@@ -88,6 +104,7 @@ where Value.ID: Sendable {
         self.maxAge = maxAge
         self.fallback = fallback
         self.onCacheFailure = onCacheFailure
+        self.pendingStore = Self.pendingStore(for: pendingWrites, cache: cache)
     }
 
     /// The one value `query` selects, from the sources `operation` names.

@@ -79,7 +79,9 @@ public final class PendingWritesSync<Value: Identifiable & Sendable>: Service wh
         state.withLock { $0.sync = sync }
         sync.onFailure(on: .immediate) { error in
             guard !(error is CancellationError) else { return }
-            diagnose("PendingWritesSync<\(Value.self)>: the sync failed, and is tried again on the next event: \(error)")
+            diagnose(
+                "PendingWritesSync<\(Value.self)>: the sync failed, and is tried again on the next event: \(error)"
+            )
         }
     }
 

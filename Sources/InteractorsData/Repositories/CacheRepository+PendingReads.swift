@@ -27,15 +27,30 @@ extension CacheRepository {
     /// were stored. With ``PendingWrites/keep`` (and any `operation` but ``RepositoryOperation/main``), the
     /// pending writes are shown: a pending put's value in place of the one the list holds, appended to the list of
     /// ``AllObjectsQuery`` when it is not in it, in the lists of the ``IdsQuery``s that name it and of the
-    /// ``FilterQuery``s it matches; a pending delete's value in none.
+    /// ``FilterQuery``s it matches; a pending delete's value in none. Offline, with no list the cache can answer
+    /// instead, the pending puts that belong to the list answer alone (origin
+    /// ``Fetched/Origin-swift.enum/cacheAfterFailure(_:)``).
     public func fetchAll(
         _ query: any Query,
         operation: RepositoryOperation = .cacheSync
     ) -> Response<Fetched<[Value]>> {
         guard let pendingStore, operation != .main else { return fetchAllFromSources(query, operation: operation) }
         return readingPendingWrites(pendingStore) { reader in
-            reader.fetchAllFromSources(query, operation: operation).map { fetched in
-                reader.pendingSnapshot?.showing(on: fetched, query) ?? fetched
+            reader.fetchAllFromSources(query, operation: operation).then { result in
+                guard let snapshot = reader.pendingSnapshot else { return Response(result: result) }
+                switch result {
+                case .success(let fetched):
+                    return Response(value: snapshot.showing(on: fetched, query))
+                case .failure(let error) where reader.fallback(error) && !HTTPClient.isCancellation(error):
+                    // Offline with no list to stand in: the pending puts that belong to it are all there is to show.
+                    let shown = snapshot.showing(
+                        on: Fetched(value: [], origin: .cacheAfterFailure(error), storedAt: nil),
+                        query
+                    )
+                    return shown.value.isEmpty ? Response(error: error) : Response(value: shown)
+                case .failure(let error):
+                    return Response(error: error)
+                }
             }
         }
     }
@@ -100,7 +115,9 @@ extension CacheRepository {
                 !HTTPClient.isCancellation(error)
             else { return Response(error: error) }
             if fallback(error) {
-                return Response(value: Fetched(value: value, origin: .cacheAfterFailure(error), storedAt: nil, isPending: true))
+                return Response(
+                    value: Fetched(value: value, origin: .cacheAfterFailure(error), storedAt: nil, isPending: true)
+                )
             }
             guard error.isDataError(.notFound) || error.isDataError(.queryNotSupported) else {
                 return Response(error: error)
@@ -162,8 +179,11 @@ extension CacheRepository {
                 let matching = missing.filter(filter.isIncluded)
                 values += matching
                 changed = changed || !matching.isEmpty
-            } else if let named = (query as? IdsQuery<Value.ID>)?.ids ?? (query as? IdQuery<Value.ID>).map({ [$0.id] }) {
+            } else if let named = (query as? IdsQuery<Value.ID>)?.ids ?? (query as? IdQuery<Value.ID>).map({ [$0.id] })
+            {
                 let names = Set(named.map(ExactID.init))
+                // A list of ids that names one with a pending write shows it, or its absence.
+                changed = changed || writes.contains { names.contains(ExactID($0.id)) }
                 let joining = missing.filter { names.contains(ExactID($0.id)) }
                 if !joining.isEmpty {
                     // In the query's order, as the source answers an IdsQuery.

@@ -83,7 +83,8 @@ extension CacheRepository {
     }
 
     /// A `delete` of one id or a `deleteAll` of an ``IdsQuery``, `query`.
-    func keepingDelete(_ ids: [Value.ID], of query: any Query, _ store: any PendingWriteStore<Value>) -> Response<Void> {
+    func keepingDelete(_ ids: [Value.ID], of query: any Query, _ store: any PendingWriteStore<Value>) -> Response<Void>
+    {
         stampWrite().flatMap { [self] stamp in
             let deletion = query is IdQuery<Value.ID> ? main.delete(query) : main.deleteAll(query)
             return deletion.then { [self] result in

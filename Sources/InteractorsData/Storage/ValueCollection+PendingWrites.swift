@@ -45,7 +45,10 @@ extension ValueCollection where Value: Sendable, Value.ID: Sendable {
     }
 
     /// `change` without the ids whose pending write was made after `position`: those keep what that write left.
-    private func leavingOut(_ change: CacheChange<Value>, pendingAfter position: CacheWritePosition?) -> CacheChange<
+    private func leavingOut(
+        _ change: CacheChange<Value>,
+        pendingAfter position: CacheWritePosition?
+    ) -> CacheChange<
         Value
     > {
         guard let position, !pending.isEmpty else { return change }

@@ -243,8 +243,7 @@ extension SQLiteTable {
 
     /// Appends `keys` to each list of `listKeys` that exists and lacks them: O(log n) per key, whatever the
     /// lists' lengths (the list's end and each key's membership are found through the index).
-    func extend(_ listKeys: [String], with keys: [SQLiteKey], on connection: SQLiteConnection) throws(DataError)
-    {
+    func extend(_ listKeys: [String], with keys: [SQLiteKey], on connection: SQLiteConnection) throws(DataError) {
         for listKey in listKeys {
             let exists = try connection.withStatement(CacheIndexSQL.selectList) { statement throws(DataError) in
                 statement.bind(sql.name, at: 1)

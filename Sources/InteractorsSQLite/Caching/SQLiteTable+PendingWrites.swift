@@ -150,7 +150,14 @@ extension SQLiteTable {
             try write(rows, cacheTime: change.date, on: connection)
             let first = Int(try writePosition(on: connection).sequence) - rows.count + 1
             for (offset, row) in rows.enumerated() {
-                try keepPending(row.key, json: row.json, at: first + offset, queuedAt: queuedAt, lastError, on: connection)
+                try keepPending(
+                    row.key,
+                    json: row.json,
+                    at: first + offset,
+                    queuedAt: queuedAt,
+                    lastError,
+                    on: connection
+                )
             }
             try extend(change.extendedListKeys, with: rows.map(\.key), on: connection)
         }

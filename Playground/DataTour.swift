@@ -164,7 +164,7 @@ private func syncAndGoOffline(_ server: LocalServer, _ remote: RESTDataSource<No
 }
 
 /// 4½. A server that wants a token, which it rotates, and that is overloaded at first: twenty reads refused at
-/// once cause one refresh, and the retry policy rides out two 503s.
+/// once cause one refresh, and the retry policy rides out two 503s, and a lost answer to a POST.
 private func signInAndRetry(_ server: LocalServer) throws {
     struct Issued: Decodable, Sendable { let token: String }
     let login = HTTPClient(baseURL: server.baseURL)
@@ -197,6 +197,17 @@ private func signInAndRetry(_ server: LocalServer) throws {
     )
     let notes = try overloaded.getAll(AllObjectsQuery()).get()
     print("an overloaded server answered 503 twice; the retry policy got \(notes.count) notes on the third send")
+
+    // A creation the server can deduplicate: the connection closes before the answer, the policy sends the POST
+    // again with the same Idempotency-Key, and the server answers it with what it did the first time.
+    let keyed = HTTPClient(baseURL: server.baseURL, idempotencyKeys: true)
+    var order = try Endpoint<Note>.post("idempotent/orders", body: Note(id: "o1", text: "Bread"), as: Note.self)
+    order.query = [URLQueryItem(name: "hangup", value: "first")]
+    let placed = try keyed.send(order, retry: HTTPRetryPolicy(times: 2)).get()
+    let orders = try keyed.send(.get("orders", as: [Note].self)).get()
+    print(
+        "a POST whose answer was lost, sent again with its Idempotency-Key: \(placed.id) placed, \(orders.count) order"
+    )
 }
 
 /// 4c. Edit offline: with `pendingWrites: .keep`, an edit the server cannot take is kept in the database with the

@@ -3,6 +3,7 @@
 await loginTour()
 await presentationTour()
 compositionTour()
+blockingTour()
 servicesTour()
 #if os(macOS) || os(Linux)  // the data tour starts a local server in a child process
 dataTour()

@@ -97,3 +97,10 @@ public final class RecordingService: Service {
         }
     }
 }
+
+extension RecordingService.Failure: CustomStringConvertible {
+    /// Names the service and the event it was told to fail on.
+    public var description: String {
+        "RecordingService.Failure: \(service) was told to fail on \(event) (fail(on:)), and did"
+    }
+}

@@ -67,6 +67,13 @@ extension Response: DeferredSettlement {
         if upstreamIsSettled, let upstream, upstream.refusesCancellation {
             settled |= ResponseState.refusesCancellation
         }
+        // A cancellation on its way here (marked by its walk) that reached the work first, whose cancellation then
+        // came down the stages: this response is cancelled, as the canceller is about to make it.
+        if pending & ResponseState.cancellationIntended != 0, upstreamIsSettled, case .failure(let error) = outcome,
+            error is CancellationError
+        {
+            settled |= ResponseState.cancelled
+        }
         let more = self.more.take()
         guard extras == nil, case .settlingThread = route, !drain.isFull else {
             let finish = Finish(

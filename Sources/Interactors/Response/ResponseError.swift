@@ -60,12 +60,18 @@ public struct ResponseError: Error, Hashable, Sendable, CustomStringConvertible 
     /// Nothing can settle the response any more; see ``Code/abandoned``.
     public static let abandoned = ResponseError(code: .abandoned)
 
-    /// A sentence for logs.
+    /// What failed and what to do, for logs.
     public var description: String {
         switch code {
-        case .timedOut: "ResponseError.timedOut: the response did not settle in time"
-        case .abandoned: "ResponseError.abandoned: the response can no longer be settled (its resolver was released)"
-        case .allFailed: "ResponseError.allFailed: every response failed: \(underlyingErrors)"
+        case .timedOut:
+            "ResponseError.timedOut: the response did not settle in the time given; if it should have, look for "
+                + "work it waits on that cannot start (a queue the caller holds: see \"Waits the library cannot see\")"
+        case .abandoned:
+            "ResponseError.abandoned: the response can no longer be settled: its resolver was released unresolved, "
+                + "or its queue dropped its work; settle the resolver on every path of the work"
+        case .allFailed:
+            "ResponseError.allFailed: every response given to any(_:) failed: "
+                + (underlyingErrors.isEmpty ? "it was given none" : "\(underlyingErrors)")
         default: "ResponseError.\(code)"
         }
     }

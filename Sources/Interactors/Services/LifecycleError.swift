@@ -50,12 +50,20 @@ extension LifecycleError.Code: CustomStringConvertible {
     /// What the code means, in a sentence.
     public var description: String {
         switch backing {
-        case .eventOutOfOrder: "The event makes no sense in the current lifecycle state and was not delivered."
-        case .registeredAfterTermination: "A service was registered after the app was told it will terminate."
-        case .urlOpenedWhileNotRunning: "A URL was opened while the app was not running."
-        case .urlOpenedDuringDelivery: "A URL was opened from inside a service's hook."
+        case .eventOutOfOrder:
+            "The event makes no sense in the current lifecycle state and was not delivered; send the events in "
+                + "the order LifecycleState allows (launch once, first; nothing after willTerminate)."
+        case .registeredAfterTermination:
+            "A service was registered after the app was told it will terminate, and was not registered."
+        case .urlOpenedWhileNotRunning:
+            "A URL was opened while the app was not running (before launch or after termination); no service was "
+                + "asked."
+        case .urlOpenedDuringDelivery:
+            "A URL was opened from inside a service's hook, and no service was asked; open it after the hook "
+                + "returns."
         case .calledFromWorkAHookWaitsFor:
-            "The request came from work that a service's hook waits for: it would wait for that hook, forever."
+            "The request came from work that a service's hook waits for: it would wait for that hook, forever. "
+                + "Make the request from the hook itself, or without waiting for it there."
         }
     }
 }

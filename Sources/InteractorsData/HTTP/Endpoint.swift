@@ -39,8 +39,10 @@ public struct Endpoint<Output: Sendable>: Sendable {
     public var headers: [String: String]
     /// The request body.
     public var body: Data?
-    /// How long this request may wait for its answer before it fails with `URLError(.timedOut)`; nil keeps the
-    /// session's own timeout. FoundationNetworking counts whole seconds: a fraction is rounded up.
+    /// How long this request may go without a byte sent or received before it fails with `URLError(.timedOut)`
+    /// and its task is cancelled; nil keeps the session's own timeout (`timeoutIntervalForRequest`). The client's
+    /// watchdog counts it exactly, whatever the session does; the request handed to the session carries it too,
+    /// in whole seconds (FoundationNetworking's unit), rounded up.
     public var timeout: Duration?
     /// Reads the answer's body (the status is 2xx by then). What it throws fails the response with
     /// ``DataError/Code/mappingFailed``, quoting the start of the body.

@@ -14,25 +14,32 @@ public import FoundationNetworking
 /// ```
 ///
 /// - A status outside 200...299 fails the response with ``HTTPError``: status, headers, body, and the request the
-///   server answered.
+///   server answered. A 401 with a challenge (`WWW-Authenticate: Basic realm="…"`) is such an answer, on
+///   every platform: it is not sent again with a credential of the system's.
 /// - A body the endpoint cannot decode (an empty one included) fails it with ``DataError/Code/mappingFailed``,
-///   quoting the start of the body. Decoding runs on the library's own threads (`ix.http.decode`, at most
-///   four, shared by every client), off the session's delegate queue and off Dispatch's global pool, so a slow
-///   decode never delays other requests' answers, and an app whose blocking work fills the pool still gets its
-///   answers decoded.
+///   quoting the start of the body.
 /// - Transport failures come through as they are (a `URLError`: no connection, a timeout).
+/// - **Every call ends by its timeout**: when the endpoint's ``Endpoint/timeout`` (else the session's
+///   `timeoutIntervalForRequest`) passes with nothing sent or received, the send fails with
+///   `URLError(.timedOut)` and its task is cancelled, whatever the session does: a watchdog of the library's own,
+///   on its timer thread.
+/// - Answers settle, and are decoded, on the library's own threads (`ix.http.decode`, shared by every client),
+///   never on the session's delegate queue, nor on Dispatch's global pool: a stage after a call (a `map`, a
+///   `flatMap`, an interceptor's step) may wait for another call of the same client, and a slow decode never
+///   delays other requests' answers.
 /// - Redirects are followed by the client itself (``Redirects-swift.struct``), as RFC 9110 §15.4 says: 307 and
 ///   308 resend the same method, body and headers; 301 and 302 turn a POST into a GET without a body, and 303
 ///   every method but GET and HEAD; every other method is resent as it was. A hop to another origin (scheme, host
-///   name or port) carries none of the app's own headers but those it lists, and never `Authorization`,
-///   `Proxy-Authorization` or `Cookie`. After 10 redirects the response fails with
-///   `URLError(.httpTooManyRedirects)`, naming the last URL.
+///   name or port) carries none of the app's own headers but those it lists, the session's
+///   `httpAdditionalHeaders` included, and never `Authorization`, `Proxy-Authorization` or `Cookie`. After 10
+///   redirects the response fails with `URLError(.httpTooManyRedirects)`, naming the last URL.
 /// - ``HTTPInterceptor``s adapt every send and may send a failed one again (a token refresh), at most
 ///   `maxRetries` times per call; ``TokenRefreshInterceptor`` is the one most apps need.
 /// - An ``HTTPRetryPolicy`` given to ``send(_:retry:)`` sends the request again after the failures it names,
-///   waiting as it says (and as the server's `Retry-After` says); a POST or a PATCH only when it never left.
+///   waiting as it says (and as the server's `Retry-After` says); a POST or a PATCH only when it never left, or,
+///   when it carries an `Idempotency-Key` (`idempotencyKeys: true`), after a transport failure.
 /// - Cancelling the response cancels the URL task, or the pending interceptor step or wait, and sends nothing
-///   more.
+///   more; ``cancelAll()`` does so for every call in flight.
 ///
 /// Safe to use from any thread or queue.
 public final class HTTPClient: Sendable {
@@ -49,8 +56,19 @@ public final class HTTPClient: Sendable {
     public let redirects: Redirects
     /// How many times at most a call sends its request again because an interceptor's `retry` said so.
     public let maxRetries: Int
-    private let session: URLSession
+    /// Whether every POST and PATCH carries an `Idempotency-Key`, one per call (see
+    /// ``init(baseURL:session:headers:interceptors:redirects:maxRetries:idempotencyKeys:)``).
+    public let idempotencyKeys: Bool
+
+    let session: URLSession
+    /// The delegate of the client's own session; nil for a session passed in.
+    let events: SessionEvents?
+    /// The session's `timeoutIntervalForRequest`, read once.
+    let sessionTimeout: TimeInterval
+    /// The session's `httpAdditionalHeaders`, which the client puts on each request itself.
+    let sessionHeaders: [String: String]
     private let ownsSession: Bool
+    private let inFlight = CallsInFlight()
 
     /// A client for the server at `baseURL`.
     ///
@@ -58,7 +76,12 @@ public final class HTTPClient: Sendable {
     ///   - baseURL: What endpoint paths are appended to.
     ///   - session: The session to send with; `nil` for one of the client's own: ephemeral, with no URL cache.
     ///     (With a URL cache, FoundationNetworking on Linux can crash when tasks are cancelled at a high rate.)
-    ///     The client follows redirects itself, whatever the session's delegate would do.
+    ///     The client follows redirects itself, whatever the session's delegate would do. The session's
+    ///     `httpAdditionalHeaders` go on each request as the client's own `headers` do (under them), so that a
+    ///     redirect to another origin leaves them behind: the client then sends on a session of its own, made
+    ///     from a copy of the configuration without them, with the same delegate and delegate queue. A passed
+    ///     session's tasks report through completion handlers: the answer of a 401 with a challenge then
+    ///     arrives without its body on Linux.
     ///   - headers: Headers sent with every request.
     ///   - interceptors: What adapts every request and decides whether a failed one is sent again, in order.
     ///   - redirects: Whether redirects are followed, and which of the app's headers follow one to another
@@ -66,21 +89,56 @@ public final class HTTPClient: Sendable {
     ///   - maxRetries: How many times at most one call is sent again because an interceptor's `retry` answered
     ///     `true` (a negative number counts as 0): a call sends at most `1 + maxRetries` times, then fails with
     ///     the last send's error, asking no interceptor. Each send of an ``HTTPRetryPolicy`` has its own count.
+    ///   - idempotencyKeys: When `true`, every POST and PATCH carries an `Idempotency-Key` header
+    ///     (draft-ietf-httpapi-idempotency-key-header) with a new random value per call, the same on every send
+    ///     of that call (an ``HTTPRetryPolicy``'s, an interceptor's, a resend below the library), so that a
+    ///     server can tell a repeat from a new request; an ``HTTPRetryPolicy`` may then send them again after a
+    ///     transport failure. A key the request already carries, from the endpoint's headers or an interceptor's
+    ///     `adapt` on the first send, is kept, and reused on every send of that call.
     public init(
         baseURL: URL,
         session: URLSession? = nil,
         headers: [String: String] = [:],
         interceptors: [any HTTPInterceptor] = [],
         redirects: Redirects = .follow,
-        maxRetries: Int = 3
+        maxRetries: Int = 3,
+        idempotencyKeys: Bool = false
     ) {
         self.baseURL = baseURL
         self.headers = headers
         self.interceptors = interceptors
         self.redirects = redirects
         self.maxRetries = max(0, maxRetries)
-        self.session = session ?? Self.makeSession()
-        self.ownsSession = session == nil
+        self.idempotencyKeys = idempotencyKeys
+        guard let session else {
+            let events = SessionEvents()
+            self.session = Self.makeSession(delegate: events)
+            self.events = events
+            self.sessionTimeout = self.session.configuration.timeoutIntervalForRequest
+            self.sessionHeaders = [:]
+            self.ownsSession = true
+            return
+        }
+        let configuration = session.configuration
+        self.events = nil
+        self.sessionTimeout = configuration.timeoutIntervalForRequest
+        let additional = configuration.httpAdditionalHeaders ?? [:]
+        guard !additional.isEmpty else {
+            self.session = session
+            self.sessionHeaders = [:]
+            self.ownsSession = false
+            return
+        }
+        var moved: [String: String] = [:]
+        for (name, value) in additional { moved["\(name)"] = "\(value)" }
+        configuration.httpAdditionalHeaders = nil
+        self.session = URLSession(
+            configuration: configuration,
+            delegate: session.delegate,
+            delegateQueue: session.delegateQueue
+        )
+        self.sessionHeaders = moved
+        self.ownsSession = true
     }
 
     deinit {
@@ -108,22 +166,29 @@ public final class HTTPClient: Sendable {
             )
         }
         let request = self.request(for: endpoint)
-        return retry.send(endpoint.method) { [self] in
-            exchange(request, sends: 1).flatMap { data, response in
-                Self.decoded(data, response, for: request, with: endpoint)
+        let call = Call(
+            key: endpoint.method.takesIdempotencyKey ? IdempotencyKey(generatesOne: idempotencyKeys) : nil,
+            refreshes: HTTPCallScope.current?.refreshes ?? [],
+            timeout: endpoint.timeout
+        )
+        let response = retry.send(endpoint.method, carriesKey: { call.key?.keysSends ?? false }) { [self] in
+            exchange(request, call, sends: 1).flatMap { data, response in
+                Self.decoded(data, response, for: request, with: endpoint, in: call)
             }
         }
+        return inFlight.track(response)
     }
 
-    /// The request ``send(_:retry:)`` sends for `endpoint`, before the interceptors adapt it. It does not check
-    /// the path's segments; ``send(_:retry:)`` does.
+    /// The request ``send(_:retry:)`` sends for `endpoint`, before the interceptors adapt it: the session's
+    /// additional headers, under the client's, under the endpoint's. It does not check the path's segments;
+    /// ``send(_:retry:)`` does.
     public func request<Output>(for endpoint: Endpoint<Output>) -> URLRequest {
         let encodedPath = URLEncoding.path(endpoint.pathForm)
         var request = URLRequest(
             url: URLEncoding.url(base: baseURL, encodedPath: encodedPath, query: endpoint.query) ?? baseURL
         )
         request.httpMethod = endpoint.method.rawValue
-        for (name, value) in Self.merge(headers, endpoint.headers) {
+        for (name, value) in Self.merge(Self.merge(sessionHeaders, headers), endpoint.headers) {
             request.setValue(value, forHTTPHeaderField: name)
         }
         request.httpBody = endpoint.body
@@ -136,132 +201,12 @@ public final class HTTPClient: Sendable {
         return request
     }
 
-    // MARK: Sending, through the interceptors
-
-    /// Adapts `request`, sends it, and asks the interceptors whether to send it again if it failed at its own
-    /// origin; `sends` counts this send.
-    private func exchange(_ request: URLRequest, sends: Int) -> Response<(Data, HTTPURLResponse)> {
-        adapt(request, from: 0).flatMap { [self] adapted in
-            transfer(adapted, original: adapted, redirectsFollowed: 0).flatRecover { [self] failure in
-                // Another origin answered: it never saw what the interceptors added, so they have nothing to fix.
-                if let elsewhere = failure as? AnsweredElsewhere { throw elsewhere.error }
-                guard !interceptors.isEmpty, sends <= maxRetries, !Self.isCancellation(failure) else { throw failure }
-                return shouldRetry(adapted, after: failure, attempt: sends, from: 0).flatMap { [self] again in
-                    guard again else { throw failure }
-                    return exchange(request, sends: sends + 1)
-                }
-            }
-        }
-    }
-
-    private func adapt(_ request: URLRequest, from index: Int) -> Response<URLRequest> {
-        guard index < interceptors.count else { return Response(value: request) }
-        return interceptors[index].adapt(request).flatMap { [self] in adapt($0, from: index + 1) }
-    }
-
-    /// The first `true` wins; a failed `retry` fails the call with its error.
-    private func shouldRetry(
-        _ request: URLRequest,
-        after error: any Error,
-        attempt: Int,
-        from index: Int
-    ) -> Response<Bool> {
-        guard index < interceptors.count else { return Response(value: false) }
-        return interceptors[index].retry(request, after: error, attempt: attempt).flatMap { [self] again in
-            again ? Response(value: true) : shouldRetry(request, after: error, attempt: attempt, from: index + 1)
-        }
-    }
-
-    // MARK: One send, its redirects followed
-
-    /// A failure another origin than the original request's answered (a redirect led there): the interceptors
-    /// are not asked about it.
-    private struct AnsweredElsewhere: Error {
-        let error: any Error
-    }
-
-    /// Sends `request` and follows its redirects; a final status outside 2xx fails with ``HTTPError``, wrapped in
-    /// ``AnsweredElsewhere`` when a hop to another origin than `original`'s failed.
-    private func transfer(
-        _ request: URLRequest,
-        original: URLRequest,
-        redirectsFollowed: Int
-    ) -> Response<(Data, HTTPURLResponse)> {
-        let elsewhere = original.url.flatMap { first in request.url.map { !Self.isSameOrigin(first, $0) } } ?? false
-        var answer = session.responseRefusingRedirects(for: request)
-        if elsewhere {
-            answer = answer.mapError { Self.isCancellation($0) ? $0 : AnsweredElsewhere(error: $0) }
-        }
-        return answer.flatMap { [self] data, response in
-            if (200...299).contains(response.statusCode) { return Response(value: (data, response)) }
-            let error = HTTPError(
-                status: response.statusCode,
-                body: data,
-                headers: HTTPHeaders(response),
-                method: request.httpMethod ?? "GET",
-                url: request.url
-            )
-            guard redirects.isFollowing, let next = redirection(of: request, original: original, by: response) else {
-                throw elsewhere ? AnsweredElsewhere(error: error) : error
-            }
-            guard redirectsFollowed < Self.redirectLimit else {
-                let tooMany = URLError(
-                    .httpTooManyRedirects,
-                    userInfo: [
-                        NSURLErrorFailingURLErrorKey: request.url as Any,
-                        NSLocalizedDescriptionKey:
-                            "more than \(Self.redirectLimit) redirects; the last from "
-                            + (request.url.map { "\(RedactedURL($0))" } ?? ""),
-                    ]
-                )
-                throw elsewhere ? AnsweredElsewhere(error: tooMany) : tooMany
-            }
-            return transfer(next, original: original, redirectsFollowed: redirectsFollowed + 1)
-        }
-    }
-
-    // MARK: Decoding
-
-    /// The threads that decode answers: off the session's delegate queue, where the answer arrived, so other
-    /// requests' answers go on arriving during a slow decode; and off Dispatch's global pool, which the app's own
-    /// blocking work can fill. Started on demand, shared by every client, never one per request.
-    static let decoders = WorkerPool(name: "ix.http.decode", threads: 4)
-
-    /// A response that decodes `data` on one of the ``decoders`` threads; one cancelled before then never decodes.
-    private static func decoded<Output>(
-        _ data: Data,
-        _ response: HTTPURLResponse,
-        for request: URLRequest,
-        with endpoint: Endpoint<Output>
-    ) -> Response<Output> {
-        Response { resolver in
-            decoders.submit {
-                guard !resolver.isDone else { return }
-                resolver.resolve(Result { try decode(data, response, for: request, with: endpoint) })
-            }
-        }
-    }
-
-    private static func decode<Output>(
-        _ data: Data,
-        _ response: HTTPURLResponse,
-        for request: URLRequest,
-        with endpoint: Endpoint<Output>
-    ) throws -> Output {
-        do {
-            return try endpoint.decode(data, response)
-        } catch let error as DataError {
-            throw error
-        } catch {
-            let what = data.isEmpty ? "the body was empty" : "\(BodyExcerpt(data))"
-            throw DataError(
-                code: .mappingFailed,
-                message: "cannot read the answer to \(request.httpMethod ?? "") "
-                    + "\(request.url.map { "\(RedactedURL($0))" } ?? "") "
-                    + "as \(Output.self): \(what)",
-                underlying: error
-            )
-        }
+    /// Cancels every call of this client in flight, as if its caller had called `cancel()` on the response
+    /// ``send(_:retry:)`` returned (Alamofire's `cancelAllRequests`): each fails with `CancellationError`, and
+    /// nothing more is sent for it, whether it was waiting for its answer, a refresh, an interceptor or a retry's
+    /// delay. Calls made after it returns are sent as usual.
+    public func cancelAll() {
+        inFlight.cancelAll()
     }
 
     // MARK: Helpers
@@ -283,16 +228,16 @@ public final class HTTPClient: Sendable {
 
     /// The client's own session: ephemeral, without a URL cache, delivering on a serial queue of its own.
     ///
-    /// A session made without a delegate queue delivers its answers on an `OperationQueue` that, in
+    /// A session made without a delegate queue delivers its events on an `OperationQueue` that, in
     /// FoundationNetworking, runs on Dispatch's global pool: with the pool filled by the app's blocking work, an
     /// answer the server sent in a millisecond waited 14 s on a 2-core machine. A serial queue is served even then
-    /// (Dispatch starts threads for serial queues as they need them), and delivering only settles the response:
-    /// decoding goes on to ``decoders``.
-    private static func makeSession() -> URLSession {
+    /// (Dispatch starts threads for serial queues as they need them), and it only records events: the answer
+    /// settles on ``decoders``.
+    private static func makeSession(delegate: SessionEvents) -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        return URLSession(configuration: configuration, delegate: nil, delegateQueue: DeliveryQueue())
+        return URLSession(configuration: configuration, delegate: delegate, delegateQueue: DeliveryQueue())
     }
 }
 

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Interactors
 
 #if canImport(FoundationNetworking)
@@ -13,13 +13,17 @@ import FoundationNetworking
 /// let notes = RESTDataSource<Note>(client: client, path: "notes", retry: retry, timeout: .seconds(10))
 /// ```
 ///
-/// - **What is retried**: the failures `while:` accepts, by default those that say the server could not be
-///   reached or could not answer (``CacheRepository/serverUnavailable(_:)``: a `URLError` but `cancelled` and
-///   `httpTooManyRedirects`, 5xx, 408, 429), never a cancellation.
-/// - **Never a creation twice**: GET, HEAD, PUT, DELETE and OPTIONS are idempotent and are retried so. A POST or
-///   a PATCH is sent again only when it never reached the server: after `URLError.cannotConnectToHost`,
-///   `.cannotFindHost`, `.dnsLookupFailed` or `.notConnectedToInternet`; never after a timeout or a lost
-///   connection (the server may have acted on it) nor after any status, 429 and 503 included.
+/// - **What is retried**: the failures `while:` accepts, by default those a moment may mend: the transport
+///   failures of ``retryableURLErrorCodes`` (no connection, a timeout, a lost connection; not a bad URL, an
+///   untrusted certificate nor a cancellation), a 5xx, 408 or 429, and a `timeout(after:)` that fired
+///   (`ResponseError.timedOut`); never a cancellation.
+/// - **Never a creation twice**: GET, HEAD, PUT, DELETE, OPTIONS and TRACE are idempotent and are retried so. A
+///   POST or a PATCH (or another method) is sent again only when it never reached the server: after
+///   `URLError.cannotConnectToHost`, `.cannotFindHost`, `.dnsLookupFailed` or `.notConnectedToInternet`; never
+///   after a timeout or a lost connection (the server may have acted on it) nor after any status, 429 and 503
+///   included. One exception: a call whose sends carry an `Idempotency-Key` (``HTTPClient``'s `idempotencyKeys:
+///   true`, or a key of the endpoint's or an interceptor's) is sent again after any failure of
+///   ``retryableURLErrorCodes``, since the server can tell the repeat; still never after a status.
 /// - **How long it waits**: before retry *n*, `delay × backoff^(n−1)`, capped at `maxDelay`, then multiplied by
 ///   a random factor in `1 − jitter ... 1 + jitter`, as `Response.retry` does. On a 429 or a 503 whose
 ///   `Retry-After` says how long (seconds, or an HTTP date: the time until it, zero if past), that wait replaces
@@ -48,7 +52,8 @@ public struct HTTPRetryPolicy: Sendable {
     public let jitter: Double
     /// The clock the waits sleep on; `nil` to wait as `Response.delay(by:)` does without one.
     public let clock: (any Clock<Duration>)?
-    /// Which failures are retried (a POST's or a PATCH's only among those that never reached the server).
+    /// Which failures are retried (a POST's or a PATCH's only among those that never reached the server, or, with
+    /// an `Idempotency-Key`, among ``retryableURLErrorCodes``).
     public let shouldRetry: @Sendable (any Error) -> Bool
 
     /// A policy that sends a request up to `times` more times while it fails as `while:` accepts.
@@ -61,7 +66,7 @@ public struct HTTPRetryPolicy: Sendable {
         maxDelay: Duration? = nil,
         jitter: Double = 0,
         clock: (any Clock<Duration>)? = nil,
-        while shouldRetry: @escaping @Sendable (any Error) -> Bool = HTTPRetryPolicy.serverUnavailable
+        while shouldRetry: @escaping @Sendable (any Error) -> Bool = HTTPRetryPolicy.recoverable
     ) {
         precondition(
             backoff >= 1,
@@ -80,14 +85,28 @@ public struct HTTPRetryPolicy: Sendable {
         self.shouldRetry = shouldRetry
     }
 
-    /// The default rule: `CacheRepository.serverUnavailable(_:)`, whatever the repository's value.
-    @usableFromInline static let serverUnavailable: @Sendable (any Error) -> Bool = { error in
-        CacheRepository<AnyIdentified>.serverUnavailable(error)
-    }
+    /// The transport failures the default rule retries: those a moment may mend (a connection that could not be
+    /// made or was lost, a timeout, a host not found, a network not there yet, a certificate not valid yet or
+    /// any more), as Alamofire's `RetryPolicy.defaultRetryableURLErrorCodes` lists them. Not retried: a bad or
+    /// unsupported URL, an untrusted certificate, a required authentication, too many redirects, a cancellation
+    /// and `unknown`, which a retry would meet again.
+    public static let retryableURLErrorCodes: Set<URLError.Code> = [
+        .backgroundSessionInUseByAnotherProcess, .backgroundSessionWasDisconnected, .badServerResponse,
+        .callIsActive, .cannotConnectToHost, .cannotFindHost, .cannotLoadFromNetwork, .dataNotAllowed,
+        .dnsLookupFailed, .downloadDecodingFailedMidStream, .downloadDecodingFailedToComplete,
+        .internationalRoamingOff, .networkConnectionLost, .notConnectedToInternet, .secureConnectionFailed,
+        .serverCertificateHasBadDate, .serverCertificateNotYetValid, .timedOut,
+    ]
 
-    /// A value type for naming the rule, which does not depend on it.
-    @usableFromInline struct AnyIdentified: Identifiable, Sendable {
-        @usableFromInline let id: Int
+    /// The default rule: a `URLError` of ``retryableURLErrorCodes``, a 5xx, 408 or 429, a `timeout(after:)` that
+    /// fired.
+    @usableFromInline static let recoverable: @Sendable (any Error) -> Bool = { error in
+        if let error = error as? URLError { return retryableURLErrorCodes.contains(error.code) }
+        if let error = error as? ResponseError { return error.code == .timedOut }
+        if let error = error as? HTTPError {
+            return (500...599).contains(error.status) || error.status == 408 || error.status == 429
+        }
+        return false
     }
 }
 
@@ -102,40 +121,54 @@ extension HTTPRetryPolicy {
     /// The longest wait: beyond it, `Duration`'s arithmetic could overflow. About 35,000 years.
     static let longestWait = Duration.seconds(Int64(1) << 40)
 
-    /// The response of `attempt`, made again as the policy says while it fails, for a request sent with `method`.
+    /// The response of `attempt`, made again as the policy says while it fails, for a request sent with `method`;
+    /// `carriesKey` says, once a send failed, whether the sends carry an `Idempotency-Key`.
     func send<Value: Sendable>(
         _ method: HTTPMethod,
+        carriesKey: @escaping @Sendable () -> Bool = { false },
         _ attempt: @escaping @Sendable () -> Response<Value>
     ) -> Response<Value> {
-        send(method, retry: 1, attempt)
+        send(method, carriesKey, retry: 1, attempt)
     }
 
     /// Makes the attempt before retry number `retry` (1: the first attempt).
     private func send<Value: Sendable>(
         _ method: HTTPMethod,
+        _ carriesKey: @escaping @Sendable () -> Bool,
         retry: Int,
         _ attempt: @escaping @Sendable () -> Response<Value>
     ) -> Response<Value> {
         let response = attempt()
         guard retry <= times else { return response }
         return response.flatRecover { error in
-            guard let wait = wait(beforeRetry: retry, after: error, of: method) else { throw error }
-            guard wait > .zero else { return send(method, retry: retry + 1, attempt) }
-            return Response(value: ()).delay(by: wait, clock: clock).flatMap { send(method, retry: retry + 1, attempt) }
+            guard let wait = wait(beforeRetry: retry, after: error, of: method, keyed: carriesKey()) else {
+                throw error
+            }
+            guard wait > .zero else { return send(method, carriesKey, retry: retry + 1, attempt) }
+            return Response(value: ()).delay(by: wait, clock: clock).flatMap {
+                send(method, carriesKey, retry: retry + 1, attempt)
+            }
         }
     }
 
-    /// The wait before retry number `retry` after `error` of a request sent with `method`; nil if it is not
-    /// retried.
-    func wait(beforeRetry retry: Int, after error: any Error, of method: HTTPMethod) -> Duration? {
-        guard !HTTPClient.isCancellation(error), method.isIdempotent || Self.neverReachedTheServer(error),
-            shouldRetry(error)
+    /// The wait before retry number `retry` after `error` of a request sent with `method`, with an
+    /// `Idempotency-Key` if `keyed`; nil if it is not retried.
+    func wait(beforeRetry retry: Int, after error: any Error, of method: HTTPMethod, keyed: Bool = false) -> Duration? {
+        guard !HTTPClient.isCancellation(error), Self.mayResend(method, after: error, keyed: keyed), shouldRetry(error)
         else { return nil }
         if let asked = Self.retryAfter(error) {
             if let maxDelay, asked > maxDelay { return nil }
             return asked
         }
         return computedWait(beforeRetry: retry)
+    }
+
+    /// Whether a request sent with `method` may be sent again after `error`: an idempotent one, one that never
+    /// reached the server, and one the server can tell a repeat of (`keyed`) after a transport failure.
+    static func mayResend(_ method: HTTPMethod, after error: any Error, keyed: Bool) -> Bool {
+        if method.isIdempotent || neverReachedTheServer(error) { return true }
+        guard keyed, let error = error as? URLError else { return false }
+        return retryableURLErrorCodes.contains(error.code)
     }
 
     /// Whether `error` says the request never reached the server.

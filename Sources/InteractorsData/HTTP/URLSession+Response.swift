@@ -14,48 +14,21 @@ extension URLSession {
     /// let (data, response) = try URLSession.shared.response(for: request).get()
     /// if response.statusCode == 304 { useCache() }
     /// ```
+    ///
+    /// As ``HTTPClient`` does: the response settles on the library's threads, never on the session's delegate
+    /// queue, so a stage after it may wait for another answer of the same session; a 401 with a challenge
+    /// (`WWW-Authenticate: Basic`...) is the answer, with its headers (on Linux, with an empty body); and when
+    /// the request's timeout (else the session's `timeoutIntervalForRequest`) passes with nothing sent or
+    /// received, it fails with `URLError(.timedOut)` and the task is cancelled, even if the session never calls
+    /// back.
     public func response(for request: URLRequest) -> Response<(Data, HTTPURLResponse)> {
-        response(for: request, taskDelegate: nil)
-    }
-
-    /// As ``response(for:)``, but a redirect is the answer: the caller decides whether and how to follow it.
-    func responseRefusingRedirects(for request: URLRequest) -> Response<(Data, HTTPURLResponse)> {
-        response(for: request, taskDelegate: RedirectRefusal.shared)
-    }
-
-    private func response(
-        for request: URLRequest,
-        taskDelegate: (any URLSessionTaskDelegate)?
-    ) -> Response<(Data, HTTPURLResponse)> {
-        Response { resolver in
-            let task = dataTask(with: request) { data, response, error in
-                if let error {
-                    resolver.fail(error)
-                } else if let response = response as? HTTPURLResponse {
-                    resolver.succeed((data ?? Data(), response))
-                } else {
-                    resolver.fail(URLError(.badServerResponse))
-                }
-            }
-            if let taskDelegate { task.delegate = taskDelegate }
-            resolver.onCancel { task.cancel() }
-            task.resume()
-        }
-    }
-}
-
-/// A task delegate that turns down every redirect, so the redirect itself is the task's answer. The session would
-/// otherwise follow it as it sees fit (on Linux, a 307 hop arrives without its body).
-final class RedirectRefusal: NSObject, URLSessionTaskDelegate, Sendable {
-    static let shared = RedirectRefusal()
-
-    func urlSession(
-        _ session: URLSession,
-        task: URLSessionTask,
-        willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest,
-        completionHandler: @escaping @Sendable (URLRequest?) -> Void
-    ) {
-        completionHandler(nil)
+        Transfer.start(
+            request,
+            on: self,
+            events: nil,
+            timeout: Transfer.timeout(nil, for: request, sessionTimeout: configuration.timeoutIntervalForRequest),
+            refusingRedirects: false,
+            scope: HTTPCallScope(refreshes: HTTPCallScope.current?.refreshes ?? [])
+        )
     }
 }

@@ -138,6 +138,9 @@ extension Endpoint where Output == InteractorsDataSnippets.Token {
         let once = HTTPRetryPolicy(times: 2)  // a POST is sent again only if it never reached the server
         let created = try await client.send(.post("notes", body: note, as: Note.self), retry: once).value
 
+        let keyed = HTTPClient(baseURL: apiURL, idempotencyKeys: true)
+        let createdOnce = try await keyed.send(.post("notes", body: note, as: Note.self), retry: once).value
+
         // Combine a server and a cache
         let notes = CacheRepository(main: remote, cache: cache, isValid: { $0.fetchedAt > .now - 3600 })
 
@@ -156,7 +159,7 @@ extension Endpoint where Output == InteractorsDataSnippets.Token {
         getNotes.execute().onCompletion(on: .main) { notes in show(notes) }
         let saved = try await saveNote.execute(note).value
 
-        _ = (profile, resilient, created, notes, saved)
+        _ = (profile, resilient, created, createdOnce, notes, saved)
     }
 
     // MARK: Work offline first, authenticate: compiled (they talk to api.example.com)

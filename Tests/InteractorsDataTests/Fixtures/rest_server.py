@@ -55,11 +55,28 @@ Routes (collections live in memory):
                                    answers; DELETE /__refuse/<collection>/<id> ends it
 Every request but /__requests ones is recorded as it arrived, before it is answered.
 
+HTTP client routes (answered_http_route, answered_idempotent_post):
+  *      /challenge/<scheme>       answers 401 "challenge refused" with "WWW-Authenticate: <scheme> realm="Fake Realm""
+                                   (the scheme "none": no challenge at all)
+  *      /basic-auth/<user>/<pw>   httpbin's: 401 with "WWW-Authenticate: Basic realm="Fake Realm"" unless
+                                   "Authorization: Basic <base64 of user:pw>" came, then 200 {"authenticated": true,
+                                   "user": <user>}
+  QUERY  (the shared routes)       as every method does: /echo, /status, /flaky...
+  GET|PUT /token                   issues a token as POST /token does (an idempotent refresh, for retry policies)
+  GET    /drip?bytes=<n>&interval=<s>   answers 200 with n bytes ("x"), one every s seconds
+  POST   /idempotent/<collection>[?hangup=first]
+                                   stores the object under its "id" and answers 201 with it, keeping that answer
+                                   under the request's Idempotency-Key: a later POST with the same key is answered
+                                   the same at once, its body left unread (a resend may come without it), and
+                                   stores nothing; with hangup=first the first request of a key (or, without a key,
+                                   of the collection) is stored, then its connection closed without an answer
+
 Lines on standard input (the tests' and the tour's switch for a server that is down and comes back):
   down   closes the listening socket and every open connection: connections are refused, the collections kept;
          prints "down <n>" (n counts the times it went down)
   up     listens again on the same port; prints "up <n>"
 """
+import base64
 import json
 import os
 import select
@@ -78,6 +95,8 @@ tokens = {"issued": 0, "current": None}
 flaky = {}
 switches = {"unavailable": None, "refused": {}}
 connections = set()
+idempotent_answers = {}
+idempotent_hangups = set()
 lock = threading.Lock()
 
 
@@ -87,6 +106,9 @@ def say(line):
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Headers and body go out in two writes: with Nagle's algorithm, the body waits for the client's delayed ACK
+    # of the headers, 40 ms a request on a kept-alive connection.
+    disable_nagle_algorithm = True
 
     def log_message(self, *args):
         pass
@@ -334,6 +356,8 @@ class Handler(BaseHTTPRequestHandler):
             return True
         if self.refused_credential() or self.answered_flaky() or self.answered_test_route(parts):
             return True
+        if self.answered_http_route(parts):
+            return True
         if parts and parts[0] == "echo":
             self.echo()
             return True
@@ -360,6 +384,99 @@ class Handler(BaseHTTPRequestHandler):
             tokens["current"] = "t%d" % tokens["issued"]
             token = tokens["current"]
         self.answer_json(200, {"token": token})
+
+    # MARK: HTTP client routes (challenges, an idempotent token, a drip, idempotency keys)
+
+    def answered_http_route(self, parts):
+        """Answers /challenge, /basic-auth, GET|PUT /token and /drip, after recording; whether it did."""
+        if len(parts) == 2 and parts[0] == "challenge":
+            self.body()
+            self.answer_challenge(parts[1])
+            return True
+        if len(parts) == 3 and parts[0] == "basic-auth":
+            self.body()
+            expected = "Basic " + base64.b64encode(("%s:%s" % (parts[1], parts[2])).encode()).decode()
+            if self.headers.get("Authorization") != expected:
+                self.answer_challenge("Basic")
+            else:
+                self.answer_json(200, {"authenticated": True, "user": parts[1]})
+            return True
+        if parts == ["token"] and self.command in ("GET", "PUT"):
+            self.issue_token()
+            return True
+        if parts == ["drip"]:
+            self.body()
+            query = self.query()
+            count, interval = int(query.get("bytes", "10")), float(query.get("interval", "0.1"))
+            self.send_response(200)
+            self.send_header("Content-Type", "text/plain")
+            self.send_header("Content-Length", str(count))
+            self.end_headers()
+            self.wfile.flush()
+            for _ in range(count):
+                time.sleep(interval)
+                self.wfile.write(b"x")
+                self.wfile.flush()
+            return True
+        return False
+
+    def answer_challenge(self, scheme):
+        body = b"challenge refused"
+        self.send_response(401)
+        if scheme != "none":
+            self.send_header("WWW-Authenticate", '%s realm="Fake Realm"' % scheme)
+        self.send_header("Content-Type", "text/plain")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def answered_idempotent_post(self):
+        """POST /idempotent/<collection>: creates once per Idempotency-Key (see the module's docstring)."""
+        request = urlsplit(self.path)
+        parts = [unquote(part) for part in request.path.split("/") if part]
+        if len(parts) != 2 or parts[0] != "idempotent":
+            return False
+        self.__dict__.pop("_body", None)
+        key = self.headers.get("Idempotency-Key")
+        with lock:
+            replay = idempotent_answers.get((parts[1], key)) if key else None
+        entry = {
+            "method": self.command,
+            "path": request.path,
+            "query": request.query,
+            "headers": {name.lower(): value for name, value in self.headers.items()},
+            "header_names": [name for name in self.headers.keys()],
+            "body": "" if replay is not None else self.body().decode("utf-8", "replace"),
+        }
+        with lock:
+            received.append(entry)
+        if replay is not None:
+            say("idempotent replayed")
+            self.close_connection = True
+            self.send_response(replay[0])
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(replay[1])))
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(replay[1])
+            return True
+        value = json.loads(self.body() or b"null")
+        if not isinstance(value, dict) or "id" not in value:
+            self.answer(400, b"POST needs an object with an id", "text/plain")
+            return True
+        answer = json.dumps(value).encode()
+        with lock:
+            collections.setdefault(parts[1], {})[str(value["id"])] = value
+            if key:
+                idempotent_answers[(parts[1], key)] = (201, answer)
+            hangs_up = self.query().get("hangup") == "first" and (parts[1], key) not in idempotent_hangups
+            idempotent_hangups.add((parts[1], key))
+        if hangs_up:
+            say("idempotent hung up")
+            self.close_connection = True
+            return True
+        self.answer(201, answer)
+        return True
 
     def do_GET(self):
         parts = self.parts()
@@ -408,6 +525,8 @@ class Handler(BaseHTTPRequestHandler):
         self.answer_json(200, value)
 
     def do_POST(self):
+        if self.answered_idempotent_post():
+            return
         parts = self.parts()
         if self.answered_shared_route(parts):
             return
@@ -445,6 +564,14 @@ class Handler(BaseHTTPRequestHandler):
             return
         self.body()
         self.answer(405, b"PATCH is for /echo only", "text/plain")
+
+    def do_QUERY(self):
+        """Any other method of RFC 9110 (the HTTP client's tests send QUERY): the shared routes, /echo among them."""
+        parts = self.parts()
+        if self.answered_shared_route(parts):
+            return
+        self.body()
+        self.answer(405, b"QUERY is for the shared routes only", "text/plain")
 
     def do_DELETE(self):
         parts = self.parts()

@@ -171,8 +171,8 @@ import FoundationNetworking
     @Test func messagesQuoteAtMostTheFirstKilobyteOfABody() throws {
         let error = try #require(client.send(.get("big/51200", as: Note.self)).error as? HTTPError)
         #expect(error.body.count == 51_200)
-        #expect(error.description.utf8.count < 1_100)
-        #expect(error.description.hasSuffix("… (51200 bytes)"))
+        #expect(error.description.utf8.count < 1_200)
+        #expect(error.description.contains("… (51200 bytes) (the server could not answer it now"))
         #expect(!error.description.contains("Retry-After"))
         let undecodable = try #require(
             client.send(.get("big/51200", query: [URLQueryItem(name: "status", value: "200")], as: Note.self)).dataError
@@ -181,7 +181,10 @@ import FoundationNetworking
         #expect(undecodable.message.utf8.count < 1_300)
         #expect(undecodable.message.hasSuffix("… (51200 bytes)"))
         let short = try #require(client.send(.get("status/500", as: Note.self)).error as? HTTPError)
-        #expect(short.description == "HTTPError(500) GET \(server.baseURL)/status/500: server says 500")
+        #expect(
+            short.description == "HTTPError(500) GET \(server.baseURL)/status/500: server says 500"
+                + DataErrorTests.retryLater
+        )
     }
 
     @Test func anHTTPErrorNamesTheRequestWithItsQueryValuesHidden() throws {
@@ -193,7 +196,11 @@ import FoundationNetworking
         let error = try #require(client.send(failing).error as? HTTPError)
         #expect(error.method == "GET")
         #expect(error.url?.query == "token=s3cret&page=2")  // the whole URL stays in the error
-        #expect(error.description == "HTTPError(503) GET \(server.baseURL)/status/503?token=…&page=…: server says 503")
+        #expect(
+            error.description
+                == "HTTPError(503) GET \(server.baseURL)/status/503?token=…&page=…: server says 503"
+                + DataErrorTests.retryLater
+        )
         #expect(error.localizedDescription == error.description)
         #expect(try server.requestLines() == ["GET /status/503?token=s3cret&page=2"])
     }
@@ -214,6 +221,22 @@ import FoundationNetworking
         )
         #expect(unsupported.message.contains("at http://127.0.0.1:1/v1/notes?key=…"))
         #expect(!unsupported.description.contains("s3cret") && !unsupported.description.contains("pw"))
+    }
+
+    @Test func anHTTPErrorSaysWhatToDoWhereSomethingCanBeDone() throws {
+        for status in [408, 429, 500, 502, 503, 504] {
+            let error = try #require(client.send(.get("status/\(status)", as: Note.self)).error as? HTTPError)
+            #expect(error.description.hasSuffix(DataErrorTests.retryLater), "\(status)")
+        }
+        let refused = try #require(client.send(.get("challenge/Basic", as: Note.self)).error as? HTTPError)
+        #expect(
+            refused.description.hasSuffix("(a TokenRefreshInterceptor refreshes a token and sends the request again))")
+        )
+        #expect(HTTPError(status: 403).description.contains("do not allow this request"))
+        #expect(HTTPError(status: 407).description.contains("the proxy refused the credentials"))
+        for status in [400, 404, 409, 422, 501] {
+            #expect(HTTPError(status: status, body: Data("b".utf8)).description == "HTTPError(\(status)): b")
+        }
     }
 
     @Test func aDecodingEndpointGivenAnEmptyBodyFailsSayingSo() throws {

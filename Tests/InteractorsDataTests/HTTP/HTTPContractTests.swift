@@ -27,9 +27,10 @@ import FoundationNetworking
     // MARK: The signatures, exactly
 
     @Test func everyPublicNameHasTheSignatureTheIssueGives() {
+        // Issue 33 added the last parameter, `idempotencyKeys:`.
         let client:
-            (URL, URLSession?, [String: String], [any HTTPInterceptor], HTTPClient.Redirects, Int) -> HTTPClient =
-                HTTPClient.init(baseURL:session:headers:interceptors:redirects:maxRetries:)
+            (URL, URLSession?, [String: String], [any HTTPInterceptor], HTTPClient.Redirects, Int, Bool) -> HTTPClient =
+                HTTPClient.init(baseURL:session:headers:interceptors:redirects:maxRetries:idempotencyKeys:)
         let forwarding: (Set<String>) -> HTTPClient.Redirects = HTTPClient.Redirects.follow(forwarding:)
         let follow: HTTPClient.Redirects = .follow
         let tokens:
@@ -55,7 +56,8 @@ import FoundationNetworking
             [:],
             [],
             follow,
-            3
+            3,
+            false
         ).send(_:retry:)
         let method: KeyPath<HTTPError, String?> = \.method
         let url: KeyPath<HTTPError, URL?> = \.url
@@ -70,9 +72,35 @@ import FoundationNetworking
         let localized: [any LocalizedError] = [
             DataError(code: .notFound, message: "m"), HTTPError(status: 503, body: Data("b".utf8)),
         ]
-        #expect(localized.map(\.localizedDescription) == ["DataError.notFound: m", "HTTPError(503): b"])
+        #expect(
+            localized.map(\.localizedDescription) == [
+                "DataError.notFound: m", "HTTPError(503): b" + DataErrorTests.retryLater,
+            ]
+        )
         let plain = HTTPError(status: 503, body: Data("b".utf8), headers: HTTPHeaders(["Retry-After": "1"]))
-        #expect(plain.method == nil && plain.url == nil && plain.description == "HTTPError(503): b")
+        #expect(
+            plain.method == nil && plain.url == nil
+                && plain.description == "HTTPError(503): b" + DataErrorTests.retryLater
+        )
+    }
+
+    @Test func issue33sNamesHaveTheSignaturesItGives() {
+        let cancelAll: (HTTPClient) -> () -> Void = HTTPClient.cancelAll
+        let codes: Set<URLError.Code> = HTTPRetryPolicy.retryableURLErrorCodes
+        let keys: KeyPath<HTTPClient, Bool> = \.idempotencyKeys
+        let client = HTTPClient(baseURL: server.baseURL, idempotencyKeys: true)  // the new last parameter, by name
+        #expect(client.idempotencyKeys && !HTTPClient(baseURL: server.baseURL).idempotencyKeys)
+        _ = (cancelAll, codes, keys)
+    }
+
+    @Test func issue36sHTTPMethodHasTheShapeItGives() {
+        let method: (String) -> HTTPMethod = HTTPMethod.init(rawValue:)
+        let raw: KeyPath<HTTPMethod, String> = \.rawValue
+        func conforms<T: RawRepresentable & Hashable & Sendable>(_: T.Type) -> Bool where T.RawValue == String { true }
+        #expect(conforms(HTTPMethod.self))
+        #expect(method("QUERY")[keyPath: raw] == "QUERY")
+        let members: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options]
+        #expect(members.count == 7)
     }
 
     // MARK: Called as a user calls them, the defaults checked

@@ -86,6 +86,7 @@ import FoundationNetworking
         await clock.advance(to: first)
         let second = try await deadline(2, of: clock, whileWaitingFor: probe)  // the retry's own timeout
         #expect(second == first.advanced(by: .seconds(10)))
+        #expect(await waitForServer("slow started", times: 2))  // the retry reached the server before it times out
         await clock.advance(to: second)
 
         #expect(try await probe.error(timeout: .seconds(60)) as? ResponseError == .timedOut)
@@ -107,11 +108,18 @@ import FoundationNetworking
         }
     }
 
-    /// Waits for the server's line on a thread of its own: blocking would hold one of the few threads the clock's
-    /// timers run on.
-    private func waitForServer(_ line: String) async -> Bool {
+    /// Waits for the server's line, printed `times` times, on a thread of its own: blocking would hold one of the
+    /// few threads the clock's timers run on.
+    private func waitForServer(_ line: String, times: Int = 1) async -> Bool {
         await withCheckedContinuation { continuation in
-            Thread.detachNewThread { [server] in continuation.resume(returning: server.waitFor(line)) }
+            Thread.detachNewThread { [server] in
+                var seen = 0
+                let found = server.child.waitForLine { printed in
+                    if printed == line { seen += 1 }
+                    return seen == times
+                }
+                continuation.resume(returning: found != nil)
+            }
         }
     }
 

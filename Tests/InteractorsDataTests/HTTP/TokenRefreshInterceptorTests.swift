@@ -220,6 +220,85 @@ import FoundationNetworking
         #expect(try server.requestLines().isEmpty)
     }
 
+    /// A refresh that sends through the client it refreshes for from a stage of its own responses, `depth`
+    /// `flatMap`s deep: `tokens.send(issue).flatMap { … client.send(me) }`. Only its first refresh does so.
+    func refreshingThroughItsOwnClient(depth: Int) throws -> (TokenRefreshInterceptor<String>, HTTPClient) {
+        let client = LockedBox<HTTPClient?>(nil)
+        let refreshes = LockedBox(0)
+        let auth = TokenRefreshInterceptor(
+            credential: "expired",
+            apply: Self.bearer,
+            refresh: { [tokens] _ in
+                let first = refreshes.withLock { count in
+                    count += 1
+                    return count == 1
+                }
+                guard first else { return tokens.send(Self.issue()).map(\.token) }
+                var chain = tokens.send(Self.issue()).map(\.token)
+                for _ in 1..<depth {
+                    chain = chain.flatMap { token in tokens.send(.get("echo", as: Echo.self)).map { _ in token } }
+                }
+                return chain.flatMap { token in
+                    client.withLock { $0! }.send(.get("auth/echo/me", as: Echo.self)).map { _ in token }
+                }
+            }
+        )
+        client.withLock { $0 = HTTPClient(baseURL: server.baseURL, interceptors: [auth]) }
+        return (auth, client.withLock { $0! })
+    }
+
+    @Test(arguments: [1, 3])
+    func aRefreshThatSendsThroughItsOwnClientFromAStageFailsAtOnceAndTheNextRefusalStartsAnother(depth: Int) throws {
+        let (auth, client) = try refreshingThroughItsOwnClient(depth: depth)
+        let call = client.send(.get("auth/echo/first", as: Echo.self))
+        let error = try #require(throws: DataError.self) { try call.get(timeout: .seconds(10)) }
+        #expect(error.code == .invalidQuery)
+        #expect(error.message.contains("from inside its refresh"))
+        #expect(auth.credential == "expired")
+        // The flight ended: a later call starts another refresh, which does not send through the client.
+        let later = try client.send(.get("auth/echo/later", as: Echo.self)).get(timeout: .seconds(10))
+        #expect(later.headers["authorization"] == "Bearer t2")
+        #expect(try refreshCount() == 2)
+        #expect(try server.received().map(\.path).contains("/auth/echo/me") == false)
+    }
+
+    /// An interceptor refreshing from the server whose `apply` adds a nonce too, and the count of its calls.
+    func withANoncePerSend() -> (TokenRefreshInterceptor<String>, LockedBox<Int>) {
+        let applied = LockedBox(0)
+        let auth = TokenRefreshInterceptor(
+            credential: "expired",
+            apply: { token, request in
+                applied.withLock { $0 += 1 }
+                Self.bearer(token, &request)
+                request.setValue(UUID().uuidString, forHTTPHeaderField: "X-Nonce")
+            },
+            refresh: { [tokens] _ in tokens.send(Self.issue()).map(\.token) }
+        )
+        return (auth, applied)
+    }
+
+    @Test func anApplyThatAddsAPerRequestHeaderStillRefreshesAndIsCalledOncePerSend() throws {
+        let (auth, applied) = withANoncePerSend()
+        let client = HTTPClient(baseURL: server.baseURL, interceptors: [auth])
+        let echo = try client.send(.get("auth/echo", as: Echo.self)).get(timeout: .seconds(30))
+        #expect(echo.headers["authorization"] == "Bearer t1")
+        #expect(try refreshCount() == 1)
+        #expect(try authorizations(of: "/auth/echo") == ["Bearer expired", "Bearer t1"])
+        #expect(applied.withLock { $0 } == 2)  // once per send
+    }
+
+    @Test func aRequestRefusedWithAnOlderCredentialIsSentAgainWithoutARefreshWhateverApplyAdds() throws {
+        let (auth, applied) = withANoncePerSend()
+        let client = HTTPClient(baseURL: server.baseURL, interceptors: [auth])
+        let late = client.send(
+            .get("auth/echo/late", query: [URLQueryItem(name: "refuse_when_issued", value: "1")], as: Echo.self)
+        )
+        _ = try client.send(.get("auth/echo/early", as: Echo.self)).get(timeout: .seconds(60))
+        #expect(try late.get(timeout: .seconds(60)).headers["authorization"] == "Bearer t1")
+        #expect(try refreshCount() == 1)
+        #expect(applied.withLock { $0 } == 4)  // two sends each
+    }
+
     @Test func aRefreshThatFailsFailsTheCallWithTheRefreshsError() throws {
         let auth = TokenRefreshInterceptor(
             credential: "expired",

@@ -23,4 +23,5 @@ extension BenchmarkCase {
             .presenterSerialQueue,
         ] + BenchmarkCase.scale + BenchmarkCase.libraryThreads + BenchmarkCase.stores
         + BenchmarkCase.storeListedWrites + BenchmarkCase.sqliteThreadsAndObservers + BenchmarkCase.herd
+        + BenchmarkCase.pendingWrites
 }

@@ -76,7 +76,7 @@ extension CacheRepository {
 
     /// A cached list as a read answers it: nil unless the store holds every value it names, but those with a
     /// pending delete; pending if it names one of those.
-    func cachedAnswer(_ list: CachedList<Value>, origin: Fetched<[Value]>.Origin) -> Fetched<[Value]>? {
+    func answer(fromList list: CachedList<Value>, origin: Fetched<[Value]>.Origin) -> Fetched<[Value]>? {
         var namesPendingDelete = false
         if list.entries.count != list.ids.count {
             guard let pendingSnapshot else { return nil }

@@ -54,9 +54,9 @@ extension CacheRepository {
                 switch cached {
                 case .success(let list?):
                     if isYoung(list.storedAt), list.entries.allSatisfy(isFresh),
-                        let answer = cachedAnswer(list, origin: .cache)
+                        let fetched = answer(fromList: list, origin: .cache)
                     {
-                        return Response(value: answer)
+                        return Response(value: fetched)
                     }
                 case .success(nil):
                     break
@@ -212,7 +212,7 @@ extension CacheRepository {
         let lookup: Response<Fetched<[Value]>?>
         if let key {
             lookup = cache.cachedList(forKey: key).map { [self] list in
-                list.flatMap { cachedAnswer($0, origin: .cacheAfterFailure(error)) }
+                list.flatMap { answer(fromList: $0, origin: .cacheAfterFailure(error)) }
             }
         } else {
             lookup = cache.getAll(query).flatMap { [self] values in

@@ -36,6 +36,7 @@ struct Benchmarks {
         let harness = Harness(samples: quick ? 3 : 31, quick: quick, countsAllocations: countsAllocations)
         let results = harness.run(cases)
         StoreFixtures.shared.removeFiles()
+        SharedReadsFiles.shared.removeFiles()
         print(
             quick
                 ? "Quick mode: 3 samples of few iterations (stores: 2, up to 10,000 values). Figures are indicative only."

@@ -42,12 +42,17 @@ public struct PutRequest<Value: Identifiable & Sendable>: InteractorRequest wher
     public typealias Output = Value
     /// The value to store.
     public var value: Value
+    /// Whether to store it only if no value has its id (a create-only put, failing with
+    /// ``DataError/Code/conflict`` otherwise): see ``PutRepository/put(_:ifAbsent:operation:)``.
+    public var ifAbsent: Bool
     /// Which sources to use.
     public var operation: RepositoryOperation
 
-    /// A request to store `value`, with ``RepositoryOperation/mainSync`` unless told otherwise.
-    public init(_ value: Value, operation: RepositoryOperation = .mainSync) {
+    /// A request to store `value` (only if absent, if `ifAbsent` says so), with ``RepositoryOperation/mainSync``
+    /// unless told otherwise.
+    public init(_ value: Value, ifAbsent: Bool = false, operation: RepositoryOperation = .mainSync) {
         self.value = value
+        self.ifAbsent = ifAbsent
         self.operation = operation
     }
 }
@@ -74,12 +79,25 @@ public struct DeleteRequest<Value: Identifiable & Sendable>: InteractorRequest w
     public typealias Output = Void
     /// What to delete.
     public var query: any Query
+    /// Whether a missing value fails the request with ``DataError/Code/notFound`` (see
+    /// ``DeleteRepository/delete(_:ifPresent:operation:)``); only for an ``IdQuery`` of the values' id type:
+    /// another query then fails with ``DataError/Code/queryNotSupported``.
+    public var ifPresent: Bool
     /// Which sources to use.
     public var operation: RepositoryOperation
 
     /// A request to delete what `query` selects, with ``RepositoryOperation/mainSync`` unless told otherwise.
     public init(_ query: any Query, operation: RepositoryOperation = .mainSync) {
         self.query = query
+        self.ifPresent = false
+        self.operation = operation
+    }
+
+    /// A request to delete the value with the query's id, failing with ``DataError/Code/notFound`` when there was
+    /// none if `ifPresent` says so, with ``RepositoryOperation/mainSync`` unless told otherwise.
+    public init(_ query: IdQuery<Value.ID>, ifPresent: Bool, operation: RepositoryOperation = .mainSync) {
+        self.query = query
+        self.ifPresent = ifPresent
         self.operation = operation
     }
 }
@@ -133,7 +151,9 @@ extension GetAllRequest: RepositoryRequest {
 extension PutRequest: RepositoryRequest {
     typealias Target = RepositoryBox<Value>
 
-    func send(to target: RepositoryBox<Value>) -> Response<Value> { target.repository.put(value, operation: operation) }
+    func send(to target: RepositoryBox<Value>) -> Response<Value> {
+        target.repository.put(value, ifAbsent: ifAbsent, operation: operation)
+    }
 }
 
 extension PutAllRequest: RepositoryRequest {
@@ -148,7 +168,13 @@ extension DeleteRequest: RepositoryRequest {
     typealias Target = RepositoryBox<Value>
 
     func send(to target: RepositoryBox<Value>) -> Response<Void> {
-        target.repository.delete(query, operation: operation)
+        guard ifPresent else { return target.repository.delete(query, operation: operation) }
+        guard let query = query as? IdQuery<Value.ID> else {
+            return Response(
+                error: DataError.queryNotSupported(query, by: "DeleteRequest<\(Value.self)>(ifPresent: true)")
+            )
+        }
+        return target.repository.delete(query, ifPresent: true, operation: operation)
     }
 }
 

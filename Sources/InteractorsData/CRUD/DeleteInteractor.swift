@@ -19,9 +19,13 @@ public struct DeleteInteractor<Value: Identifiable & Sendable>: Sendable where V
         execute(DeleteRequest(query, operation: operation))
     }
 
-    /// Deletes the value with `id`.
-    public func execute(id: Value.ID, operation: RepositoryOperation = .mainSync) -> Response<Void> {
-        execute(IdQuery(id), operation: operation)
+    /// Deletes the value with `id`; with `ifPresent`, fails with ``DataError/Code/notFound`` if there was none.
+    public func execute(
+        id: Value.ID,
+        ifPresent: Bool = false,
+        operation: RepositoryOperation = .mainSync
+    ) -> Response<Void> {
+        execute(DeleteRequest(IdQuery(id), ifPresent: ifPresent, operation: operation))
     }
 
     /// Runs `request` on the queue: the `Interactor` form, for an `InteractorExecutor`.

@@ -14,10 +14,14 @@ public struct PutInteractor<Value: Identifiable & Sendable>: Sendable where Valu
         self.useCase = RepositoryUseCase(RepositoryBox(repository: repository), queue)
     }
 
-    /// Stores `value`, with ``RepositoryOperation/mainSync`` unless told otherwise; answers with what was
-    /// stored.
-    public func execute(_ value: Value, operation: RepositoryOperation = .mainSync) -> Response<Value> {
-        execute(PutRequest(value, operation: operation))
+    /// Stores `value` (only if no value has its id, if `ifAbsent` says so: ``DataError/Code/conflict``
+    /// otherwise), with ``RepositoryOperation/mainSync`` unless told otherwise; answers with what was stored.
+    public func execute(
+        _ value: Value,
+        ifAbsent: Bool = false,
+        operation: RepositoryOperation = .mainSync
+    ) -> Response<Value> {
+        execute(PutRequest(value, ifAbsent: ifAbsent, operation: operation))
     }
 
     /// Runs `request` on the queue: the `Interactor` form, for an `InteractorExecutor`.

@@ -2,11 +2,13 @@ import Foundation
 import Interactors
 
 /// A plain data source used as a ``CacheRepository``'s cache: the repository's lists and times are kept here, in
-/// memory, and the values in the source. A change is several calls to the source, not one transaction; a cache
-/// that needs more adopts ``CacheIndexStore``.
+/// memory, and the values in the source.
 ///
-/// It keeps an order of the writes made through it (this repository's), so a read's answer does not undo them;
-/// writes made to the source directly are not in it.
+/// One per cache instance (``shared(over:)``): every repository over the same source object shares its lists,
+/// times and order of writes, so a refresh through one never undoes a write through another. Its writes (puts,
+/// deletes, and a change, which is several calls to the source) go through one ``WriteLane``, one at a time: a
+/// refresh's answer and the writes made meanwhile are applied atomically with respect to each other. Writes made to
+/// the source directly are not in its order.
 final class UnindexedCache<Value: Identifiable & Sendable>: CacheIndexStore where Value.ID: Sendable {
     struct State {
         var index = CacheIndex<Value.ID>()
@@ -15,9 +17,24 @@ final class UnindexedCache<Value: Identifiable & Sendable>: CacheIndexStore wher
 
     private let base: any DataSourceParts<Value>
     private let state = LockedBox(State())
+    private let lane = WriteLane()
 
-    init(_ base: some DataSourceParts<Value>) {
+    private init(_ base: some DataSourceParts<Value>) {
         self.base = base
+    }
+
+    /// The one cache over `base` while a repository uses it, if `base` is an object (a class instance); a new one
+    /// for a value (a struct has no identity to share by).
+    static func shared(over base: some DataSourceParts<Value>) -> UnindexedCache<Value> {
+        guard type(of: base) is AnyObject.Type else { return UnindexedCache(base) }
+        let key = ObjectIdentifier(base as AnyObject)
+        return unindexedCaches.withLock { caches in
+            if let cache = caches[key]?.cache as? UnindexedCache<Value> { return cache }
+            caches = caches.filter { $0.value.cache != nil }  // those whose repositories are gone
+            let cache = UnindexedCache(base)
+            caches[key] = WeakCache(cache: cache)
+            return cache
+        }
     }
 
     // MARK: The source as it is
@@ -26,29 +43,47 @@ final class UnindexedCache<Value: Identifiable & Sendable>: CacheIndexStore wher
     func getAll(_ query: any Query) -> Response<[Value]> { base.getAll(query) }
 
     func put(_ value: Value) -> Response<Value> {
-        base.put(value).map { [state] stored in
-            state.withLock { state in state.written([stored.id], deleted: false) }
-            return stored
+        put(value, ifAbsent: false)
+    }
+
+    func put(_ value: Value, ifAbsent: Bool) -> Response<Value> {
+        lane.enqueue { [base, state] in
+            base.put(value, ifAbsent: ifAbsent).map { stored in
+                state.withLock { state in state.written([stored.id], deleted: false) }
+                return stored
+            }
         }
     }
 
     func putAll(_ values: [Value]) -> Response<[Value]> {
-        base.putAll(values).map { [state] stored in
-            state.withLock { state in state.written(stored.map(\.id), deleted: false) }
-            return stored
+        lane.enqueue { [base, state] in
+            base.putAll(values).map { stored in
+                state.withLock { state in state.written(stored.map(\.id), deleted: false) }
+                return stored
+            }
         }
     }
 
     func delete(_ query: any Query) -> Response<Void> {
-        base.delete(query).map { [state] in
-            if let id = (query as? IdQuery<Value.ID>)?.id { state.withLock { $0.written([id], deleted: true) } }
+        lane.enqueue { [base, state] in
+            base.delete(query).map {
+                if let id = (query as? IdQuery<Value.ID>)?.id { state.withLock { $0.written([id], deleted: true) } }
+            }
+        }
+    }
+
+    func delete(_ query: IdQuery<Value.ID>, ifPresent: Bool) -> Response<Void> {
+        lane.enqueue { [base, state] in
+            base.delete(query, ifPresent: ifPresent).map { state.withLock { $0.written([query.id], deleted: true) } }
         }
     }
 
     func deleteAll(_ query: any Query) -> Response<Void> {
-        base.deleteAll(query).map { [state] in
-            if query is AllObjectsQuery { state.withLock { $0.forgetEverything() } }
-            if let ids = (query as? IdsQuery<Value.ID>)?.ids { state.withLock { $0.written(ids, deleted: true) } }
+        lane.enqueue { [base, state] in
+            base.deleteAll(query).map {
+                if query is AllObjectsQuery { state.withLock { $0.forgetEverything() } }
+                if let ids = (query as? IdsQuery<Value.ID>)?.ids { state.withLock { $0.written(ids, deleted: true) } }
+            }
         }
     }
 
@@ -81,7 +116,13 @@ final class UnindexedCache<Value: Identifiable & Sendable>: CacheIndexStore wher
         return cachedEntries(ids).map { CachedList(storedAt: storedAt, ids: ids, entries: $0) }
     }
 
+    /// Applies `change` in several calls to the source, in the lane: no other write through this cache comes
+    /// between them.
     func applyCacheChange(_ change: CacheChange<Value>) -> Response<Void> {
+        lane.enqueue { [self] in apply(change) }
+    }
+
+    private func apply(_ change: CacheChange<Value>) -> Response<Void> {
         removal(for: change).flatMap { [base, state] removed -> Response<Void> in
             let plan = state.withLock { $0.plan(change, removing: removed) }
             guard let plan else { return Response(value: ()) }  // a read older than the writes kept in mind
@@ -187,3 +228,14 @@ extension UnindexedCache.State {
         log.recordEverything()
     }
 }
+
+// MARK: - One per cache instance
+
+/// An ``UnindexedCache`` held weakly: the repositories over a cache hold it, and it holds the cache.
+private struct WeakCache {
+    weak var cache: AnyObject?
+}
+
+/// The ``UnindexedCache`` of each cache object in use, by the object's identity. The identity stays the cache's
+/// while its entry is alive (the ``UnindexedCache`` holds the cache); an entry whose cache is gone is dropped.
+private let unindexedCaches = LockedBox<[ObjectIdentifier: WeakCache]>([:])

@@ -1,5 +1,11 @@
+public import Foundation
+
 /// Why a data source, repository or mapping failed: a ``Code`` to branch on, a message that names the query, the
 /// source or the file involved, and the error behind it, if any.
+///
+/// Its ``description`` and ``message`` are safe to show or return to a client: a file is named by its file name,
+/// never its absolute path (that stays in ``fileURL``, for logs), a URL without its query values, and the error
+/// behind it as ``describe(_:)`` words it.
 ///
 /// ```swift
 /// do {
@@ -44,6 +50,10 @@ public struct DataError: Error, CustomStringConvertible {
         /// first failure. A batch where nothing was applied fails with its first failure instead.
         public static let partiallyApplied = Code("partiallyApplied")
 
+        /// The value exists already: a create-only put (`put(_:ifAbsent: true)`) found a value with its id (a
+        /// server answered `412 Precondition Failed` to its `If-None-Match: *`), and nothing was written.
+        public static let conflict = Code("conflict")
+
         // MARK: Pending writes (a CacheRepository with `pendingWrites: .keep`)
 
         /// The main source could not take a write for now (the server unreachable, a timeout, 5xx, 408, 429): what a
@@ -70,6 +80,10 @@ public struct DataError: Error, CustomStringConvertible {
 
     /// The error behind this one, if any: what a mapper threw, a decoding error, a system error.
     public let underlying: (any Error)?
+
+    /// The file the failure concerns, with its full path, for logs: a ``FileDataSource``'s file, a SQLite
+    /// database. The ``message`` names it by its file name only. Nil when no file is concerned.
+    public var fileURL: URL?
 
     /// For ``Code/partiallyApplied``, the ids of the values the batch did not store or delete, in the batch's
     /// order; empty for every other error.
@@ -98,20 +112,35 @@ public struct DataError: Error, CustomStringConvertible {
         set { failedIDStorage.errors = newValue }
     }
 
-    /// Makes an error with `code`, a message, the error behind it, and, for ``Code/partiallyApplied``, the ids that
-    /// failed.
-    public init(code: Code, message: String, underlying: (any Error)? = nil, failedIDs: [AnyHashable] = []) {
+    /// Makes an error with `code`, a message, the error behind it, for ``Code/partiallyApplied`` the ids that
+    /// failed, and the file it concerns.
+    public init(
+        code: Code,
+        message: String,
+        underlying: (any Error)? = nil,
+        failedIDs: [AnyHashable] = [],
+        fileURL: URL? = nil
+    ) {
         self.code = code
         self.message = message
         self.underlying = underlying
         self.failedIDStorage = FailedIDs(ids: failedIDs)
+        self.fileURL = fileURL
     }
 
-    /// `DataError.<code>: <message>`, and the underlying error when there is one.
+    /// `DataError.<code>: <message>`, and the underlying error when there is one, as ``describe(_:)`` words it.
     public var description: String {
         var text = "DataError.\(code): \(message)"
-        if let underlying { text += " (\(underlying))" }
+        if let underlying { text += " (\(Self.describe(underlying)))" }
         return text
+    }
+
+    /// This error, concerning the file at `url` unless it names one already.
+    package func concerning(_ url: URL?) -> DataError {
+        guard fileURL == nil else { return self }
+        var located = self
+        located.fileURL = url
+        return located
     }
 }
 
@@ -120,6 +149,16 @@ public struct DataError: Error, CustomStringConvertible {
 extension DataError {
     package static func notFound(_ query: any Query, in source: String) -> DataError {
         DataError(code: .notFound, message: "nothing matches \(query) in \(source)")
+    }
+
+    package static func conflict(_ id: some Sendable, in source: String) -> DataError {
+        DataError(code: .conflict, message: "\(source) already holds a value with id \(id); nothing was written")
+    }
+
+    /// The failure of a conditional write (`what`: "put only if absent") asked of a source or repository that
+    /// cannot read, so cannot check its condition.
+    package static func cannotCheck(_ what: String, by type: Any.Type) -> DataError {
+        DataError(code: .queryNotSupported, message: "\(type) cannot \(what): it does not read")
     }
 
     package static func queryNotSupported(_ query: any Query, by source: String) -> DataError {

@@ -49,6 +49,9 @@ public struct Endpoint<Output: Sendable>: Sendable {
     public var decode: @Sendable (Data, HTTPURLResponse) throws -> Output
 
     var pathForm: PathForm
+    /// Whether a call commits to the server's answer once its request is handed to the session (a data source's
+    /// write: `Resolver.commitToOutcome()`), so that cancelling it then is ignored.
+    var commitsWhenSent = false
 
     /// The path, relative to the client's base URL: the hand-written path, or the segments joined by `/` (not
     /// yet encoded). Setting it makes the endpoint use a hand-written path.

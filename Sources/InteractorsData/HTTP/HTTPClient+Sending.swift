@@ -16,6 +16,9 @@ extension HTTPClient {
         let refreshes: [UInt64]
         /// The endpoint's timeout, exact (the request's is rounded up to whole seconds).
         let timeout: Duration?
+        /// Whether each send commits to the server's answer once handed to the session (a ``RESTDataSource``'s
+        /// `PUT` or `DELETE`): a caller who cancels then still learns what it did.
+        var commits = false
 
         var scope: HTTPCallScope { HTTPCallScope(refreshes: refreshes) }
 
@@ -98,7 +101,8 @@ extension HTTPClient {
             events: events,
             timeout: Transfer.timeout(call.timeout, for: request, sessionTimeout: sessionTimeout),
             refusingRedirects: true,
-            scope: call.scope
+            scope: call.scope,
+            committing: call.commits
         )
         if elsewhere {
             answer = answer.mapError { Self.isCancellation($0) ? $0 : AnsweredElsewhere(error: $0) }

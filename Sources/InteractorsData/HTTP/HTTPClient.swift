@@ -39,7 +39,9 @@ public import FoundationNetworking
 ///   waiting as it says (and as the server's `Retry-After` says); a POST or a PATCH only when it never left, or,
 ///   when it carries an `Idempotency-Key` (`idempotencyKeys: true`), after a transport failure.
 /// - Cancelling the response cancels the URL task, or the pending interceptor step or wait, and sends nothing
-///   more; ``cancelAll()`` does so for every call in flight.
+///   more; ``cancelAll()`` does so for every call in flight. A ``RESTDataSource``'s `PUT` or `DELETE` is the
+///   exception once handed to the session: the call then answers what the server did, and cancelling it is
+///   ignored (see `Resolver.commitToOutcome()`).
 ///
 /// Safe to use from any thread or queue.
 public final class HTTPClient: Sendable {
@@ -169,7 +171,8 @@ public final class HTTPClient: Sendable {
         let call = Call(
             key: endpoint.method.takesIdempotencyKey ? IdempotencyKey(generatesOne: idempotencyKeys) : nil,
             refreshes: HTTPCallScope.current?.refreshes ?? [],
-            timeout: endpoint.timeout
+            timeout: endpoint.timeout,
+            commits: endpoint.commitsWhenSent
         )
         let response = retry.send(endpoint.method, carriesKey: { call.key?.keysSends ?? false }) { [self] in
             exchange(request, call, sends: 1).flatMap { data, response in

@@ -17,9 +17,11 @@ import FoundationNetworking
 /// | `getAll(AllObjectsQuery())` | `GET path` |
 /// | `get(IdQuery(id))`, `getAll(IdQuery(id))` | `GET path/{id}` |
 /// | `getAll(IdsQuery(ids))` | `GET path/{id}` per id; those found, in query order |
+/// | `getAll(PageQuery(limit: n, after: id))` | `GET path?limit=n&after=id` (`after` left out when nil) |
 /// | `put(value)` | `PUT path/{id}` with the value as JSON |
+/// | `put(value, ifAbsent: true)` | the same, with `If-None-Match: *`; a 412 fails with ``DataError/Code/conflict`` |
 /// | `putAll(values)` | one `PUT` per value, in order |
-/// | `delete(IdQuery(id))` | `DELETE path/{id}` (200 or 204) |
+/// | `delete(IdQuery(id))`, `delete(IdQuery(id), ifPresent:)` | `DELETE path/{id}` (200 or 204; a 404 is ``DataError/Code/notFound``) |
 /// | `deleteAll(AllObjectsQuery())` | `DELETE path` |
 /// | `deleteAll(IdsQuery(ids))` | one `DELETE path/{id}` per id, every one sent (a 404 counts as deleted) |
 ///
@@ -70,11 +72,13 @@ where Value.ID: Sendable {
         return send(item(.get, query.id, decode: Endpoint<Value>.decodeJSON), for: query)
     }
 
-    /// `GET path` for ``AllObjectsQuery``; `GET path/{id}` for each id of an ``IdsQuery`` or ``IdQuery``.
+    /// `GET path` for ``AllObjectsQuery``; `GET path/{id}` for each id of an ``IdsQuery`` or ``IdQuery``;
+    /// `GET path?limit=N&after=ID` for a ``PageQuery``.
     public func getAll(_ query: any Query) -> Response<[Value]> {
         if query is AllObjectsQuery {
             return send(Endpoint(.get, .segments(collection), [], [:], nil, nil, Endpoint.decodeJSON), for: query)
         }
+        if let page = query as? any AnyPageQuery { return getPage(page) }
         let ids: [Value.ID]
         if let query = query as? IdsQuery<Value.ID> {
             ids = query.ids
@@ -95,18 +99,7 @@ where Value.ID: Sendable {
 
     /// `PUT path/{id}` with `value` as JSON; answers with the server's JSON answer, or `value` if it is empty.
     public func put(_ value: Value) -> Response<Value> {
-        let query = IdQuery(value.id)
-        if let invalid = invalid([value.id], in: query) { return Response(error: invalid) }
-        var endpoint = item(.put, value.id) { data, _ in
-            data.isEmpty ? value : try JSONDecoder().decode(Value.self, from: data)
-        }
-        do {
-            endpoint.body = try Endpoint<Value>.encodeJSON(value)
-        } catch {
-            return Response(error: error)
-        }
-        endpoint.headers = Endpoint<Value>.jsonHeaders
-        return send(endpoint, for: query)
+        put(value, ifAbsent: false)
     }
 
     /// One `PUT` per value, each sent once the one before has answered, so the server stores them in order;
@@ -148,41 +141,51 @@ where Value.ID: Sendable {
     public func delete(_ query: any Query) -> Response<Void> {
         guard let query = query as? IdQuery<Value.ID> else { return unsupported(query) }
         if let invalid = invalid([query.id], in: query) { return Response(error: invalid) }
-        return send(item(.delete, query.id, decode: Endpoint<Void>.ignoreBody), for: query)
+        var endpoint = item(.delete, query.id, decode: Endpoint<Void>.ignoreBody)
+        endpoint.commitsWhenSent = true
+        return send(endpoint, for: query)
     }
 
     /// `DELETE path` for ``AllObjectsQuery``; one `DELETE path/{id}` per id of an ``IdsQuery`` or ``IdQuery``.
     public func deleteAll(_ query: any Query) -> Response<Void> {
         if query is AllObjectsQuery {
-            return send(Endpoint(.delete, .segments(collection), [], [:], nil, nil, Endpoint.ignoreBody), for: query)
+            var endpoint = Endpoint(.delete, .segments(collection), [], [:], nil, nil, Endpoint.ignoreBody)
+            endpoint.commitsWhenSent = true
+            return send(endpoint, for: query)
         }
         if let query = query as? IdQuery<Value.ID> { return delete(query) }
         guard let query = query as? IdsQuery<Value.ID> else { return unsupported(query) }
         if let invalid = invalid(query.ids, in: query) { return Response(error: invalid) }
-        // Every DELETE is sent, whatever the others answer; a 404 counts as deleted (it is gone either way).
-        let deletions = query.ids.map { id in
+        // Every DELETE is sent, whatever the others answer; a 404 counts as deleted (it is gone either way). The
+        // first goes alone, the others together once it has answered: a call cancelled before the first was sent
+        // sends nothing, one cancelled later answers what the server did (see `Resolver.commitToOutcome()`).
+        let deletion: @Sendable (Value.ID) -> Response<(any Error)?> = { id in
             delete(IdQuery(id)).map { (any Error)?.none }.recover { error -> (any Error)? in
                 if HTTPClient.isCancellation(error) { throw error }
                 return error.isDataError(.notFound) ? nil : error
             }
         }
-        return Response<[(any Error)?]>.all(deletions).map { [name] errors in
+        guard let first = query.ids.first else { return Response(value: ()) }
+        let sent = deletion(first).flatMap { firstError in
+            Response<[(any Error)?]>.all(query.ids.dropFirst().map(deletion)).map { [firstError] + $0 }
+        }
+        return sent.map { [name] errors in
             let failures = zip(query.ids, errors).compactMap { id, error in error.map { (id: id, error: $0) } }
             if let error = DataError.batch("deleteAll", of: query.ids, in: name, failures: failures) { throw error }
         }
     }
 
-    private var name: String {
+    var name: String {
         "RESTDataSource<\(Value.self)> at \(RedactedURL(client.baseURL.appendingPathComponent(path)))"
     }
 
     /// The collection's path, one segment per `/`-separated part.
-    private var collection: [String] {
+    var collection: [String] {
         path.split(separator: "/").map(String.init)
     }
 
     /// The endpoint for the item with `id`: the collection's segments, then the id as one segment.
-    private func item<Output>(
+    func item<Output>(
         _ method: HTTPMethod,
         _ id: Value.ID,
         decode: @escaping @Sendable (Data, HTTPURLResponse) throws -> Output
@@ -191,7 +194,7 @@ where Value.ID: Sendable {
     }
 
     /// The failure for the first id that cannot be one path segment, if any: nothing is sent then.
-    private func invalid(_ ids: [Value.ID], in query: any Query) -> DataError? {
+    func invalid(_ ids: [Value.ID], in query: any Query) -> DataError? {
         guard let id = ids.first(where: { URLEncoding.isUnsafeSegment("\($0)") }) else { return nil }
         return DataError(
             code: .invalidQuery,
@@ -201,7 +204,7 @@ where Value.ID: Sendable {
 
     /// Sends `endpoint` with the source's timeout and retry policy, turning a 404 into
     /// ``DataError/Code/notFound`` for `query`.
-    private func send<Output>(_ endpoint: Endpoint<Output>, for query: any Query) -> Response<Output> {
+    func send<Output>(_ endpoint: Endpoint<Output>, for query: any Query) -> Response<Output> {
         let name = name
         var endpoint = endpoint
         if let timeout { endpoint.timeout = timeout }
@@ -211,7 +214,7 @@ where Value.ID: Sendable {
         }
     }
 
-    private func unsupported<Output>(_ query: any Query) -> Response<Output> {
+    func unsupported<Output>(_ query: any Query) -> Response<Output> {
         Response(error: DataError.queryNotSupported(query, by: name))
     }
 }

@@ -60,16 +60,21 @@ final class Transfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     /// Starts `request` on `session` and returns its response at once: the body and the HTTP response, whatever
     /// the status. `events` is the session's delegate when it is the client's own session; otherwise the task
     /// gets a completion handler and the transfer as its own delegate. With no `timeout`, no watchdog. Cancelling
-    /// the response cancels the task.
+    /// the response cancels the task, but for one `committing`: a request that changes the server (a data
+    /// source's write) commits its response to its outcome as it is handed to the session
+    /// (`Resolver.commitToOutcome()`), so cancelling it later is ignored and it answers what the server did.
     static func start(
         _ request: URLRequest,
         on session: URLSession,
         events: SessionEvents?,
         timeout: Duration?,
         refusingRedirects: Bool,
-        scope: HTTPCallScope
+        scope: HTTPCallScope,
+        committing: Bool = false
     ) -> Response<(Data, HTTPURLResponse)> {
         let (response, resolver) = Response<(Data, HTTPURLResponse)>.makePending()
+        // Cancelled before it was handed over: nothing is sent.
+        if committing, !resolver.commitToOutcome() { return response }
         let transfer = Transfer(
             resolver: resolver,
             request: request,

@@ -54,9 +54,17 @@ where Entity.ID == DTO.ID, DTO.ID: Sendable {
 
     /// Stores `value` as a DTO; answers with the stored DTO mapped back.
     public func put(_ value: Entity, operation: RepositoryOperation) -> Response<Entity> {
+        put(value, ifAbsent: false, operation: operation)
+    }
+
+    /// Stores `value` as a DTO, only if absent when `ifAbsent` says so (the base checks); answers with the stored
+    /// DTO mapped back.
+    public func put(_ value: Entity, ifAbsent: Bool, operation: RepositoryOperation) -> Response<Entity> {
         do {
             let dto = try Self.convert(value, toDTO)
-            return base.put(dto, operation: operation).map { [toEntity] in try Self.convert($0, toEntity) }
+            return base.put(dto, ifAbsent: ifAbsent, operation: operation).map { [toEntity] in
+                try Self.convert($0, toEntity)
+            }
         } catch {
             return Response(error: error)
         }
@@ -77,6 +85,11 @@ where Entity.ID == DTO.ID, DTO.ID: Sendable {
     /// The base's `delete`.
     public func delete(_ query: any Query, operation: RepositoryOperation) -> Response<Void> {
         base.delete(translated(query, keepingUnmappable: false), operation: operation)
+    }
+
+    /// The base's `delete(_:ifPresent:operation:)`.
+    public func delete(_ query: IdQuery<Entity.ID>, ifPresent: Bool, operation: RepositoryOperation) -> Response<Void> {
+        base.delete(query, ifPresent: ifPresent, operation: operation)
     }
 
     /// The base's `deleteAll`; a ``FilterQuery`` leaves the values that do not map in place.

@@ -102,9 +102,20 @@ extension CacheRepository {
     }
 
     /// `.mainSync` reads, and `.cacheSync` misses: the main source, stored in the cache; the cache when the main
-    /// source cannot answer the query, or is unavailable.
+    /// source cannot answer the query, or is unavailable. A read of an id already under way is joined, and the
+    /// cache's value answers once `answerFromCacheAfter` has passed.
     private func getFromMain(_ query: any Query, _ report: CacheFailureReport) -> Response<Fetched<Value>> {
-        stampRead(report).flatMap { [self] stamp in getFromMain(query, stamp, report) }
+        let id = (query as? IdQuery<Value.ID>)?.id
+        let cached = id.map { id in
+            { @Sendable [cache] () -> Response<Fetched<Value>?> in
+                cache.cachedEntries([id]).map { entries in
+                    entries.first.map { Fetched(value: $0.value, origin: .cacheWhileRefreshing, storedAt: $0.storedAt) }
+                }
+            }
+        }
+        return shared(valueReads, id.map(ReadKey.id), cachedAnswer: cached) { [self] in
+            stampRead(report).flatMap { [self] stamp in getFromMain(query, stamp, report) }
+        }
     }
 
     private func getFromMain(
@@ -133,7 +144,41 @@ extension CacheRepository {
     }
 
     private func getAllFromMain(_ query: any Query, _ report: CacheFailureReport) -> Response<Fetched<[Value]>> {
-        stampRead(report).flatMap { [self] stamp in getAllFromMain(query, stamp, report) }
+        let keyed = query as? any CacheKeyQuery
+        let cached = keyed.map { query in
+            { @Sendable [cache] () -> Response<Fetched<[Value]>?> in
+                cache.cachedList(forKey: query.cacheKey).map { list in
+                    guard let list, list.entries.count == list.ids.count else { return nil }
+                    return Fetched(
+                        value: list.entries.map(\.value),
+                        origin: .cacheWhileRefreshing,
+                        storedAt: list.storedAt
+                    )
+                }
+            }
+        }
+        return shared(listReads, keyed.map(ReadKey.list), cachedAnswer: cached) { [self] in
+            stampRead(report).flatMap { [self] stamp in getAllFromMain(query, stamp, report) }
+        }
+    }
+
+    /// The answer of a read of the main source that `read` makes: joined if one with the same `key` is under way,
+    /// and answered by `cachedAnswer` instead if it finds something once `answerFromCacheAfter` has passed and the
+    /// read has not answered (the read goes on then, and keeps its answer in the cache).
+    private func shared<T: Sendable>(
+        _ reads: SharedReads<Fetched<T>>,
+        _ key: ReadKey?,
+        cachedAnswer: (@Sendable () -> Response<Fetched<T>?>)?,
+        _ read: @escaping @Sendable () -> Response<Fetched<T>>
+    ) -> Response<Fetched<T>> {
+        let (answer, ticket) = reads.read(key, read)
+        guard let deadline = answerFromCacheAfter, let cachedAnswer, !answer.isDone else { return answer }
+        let standIn = Response(value: ()).delay(by: deadline).flatMap { cachedAnswer() }
+        standIn.onCompletion(on: .immediate) { found in
+            if let found { reads.answerEarly(ticket, with: found) }
+        }
+        answer.onResult(on: .immediate) { _ in standIn.cancel() }
+        return answer
     }
 
     private func getAllFromMain(

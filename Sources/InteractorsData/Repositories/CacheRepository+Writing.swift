@@ -23,6 +23,19 @@ extension CacheRepository {
         }
     }
 
+    /// Stores `value` in the sources `operation` names; with `ifAbsent`, only if the first source written (the main
+    /// source, or the cache for ``RepositoryOperation/cache``) holds no value with its id, as that source checks it
+    /// (atomically, for the library's stores and ``RESTDataSource``): on a ``DataError/Code/conflict`` nothing is
+    /// written, the cache included.
+    public func put(_ value: Value, ifAbsent: Bool, operation: RepositoryOperation) -> Response<Value> {
+        switch operation {
+        case .main: main.put(value, ifAbsent: ifAbsent)
+        case .cache: cache.put(value, ifAbsent: ifAbsent)
+        case .mainSync, .cacheSync:
+            main.put(value, ifAbsent: ifAbsent).flatMap { [self] stored in keep([stored]).map { stored } }
+        }
+    }
+
     /// Stores `values` in the sources `operation` names; answers with what was stored. With `.mainSync` and
     /// `.cacheSync`, when the main source stored only some of them (``DataError/Code/partiallyApplied``), the
     /// cache keeps those it stored (all but ``DataError/failedIDs``) and the call fails with the main source's
@@ -74,6 +87,25 @@ extension CacheRepository {
                 return keepingDelete(ids, of: query, pendingStore)
             }
             return deleteFromMain(main.deleteAll(query), query)
+        }
+    }
+
+    /// Deletes the value with the query's id from the sources `operation` names; with `ifPresent`, fails with
+    /// ``DataError/Code/notFound`` when the first source (the main source, or the cache for
+    /// ``RepositoryOperation/cache``) had none. The cache is brought in line either way: a `notFound` from the main
+    /// source evicts the id from it.
+    public func delete(_ query: IdQuery<Value.ID>, ifPresent: Bool, operation: RepositoryOperation) -> Response<Void> {
+        switch operation {
+        case .main: return main.delete(query, ifPresent: ifPresent)
+        case .cache: return cache.delete(query, ifPresent: ifPresent)
+        case .mainSync, .cacheSync:
+            guard ifPresent else { return deleteFromMain(main.delete(query), query) }
+            return main.delete(query, ifPresent: true).then { [self] result in
+                switch result {
+                case .failure(let error) where error.isDataError(.notFound): return evict(query).map { throw error }
+                default: return deleteFromMain(Response(result: result), query)
+                }
+            }
         }
     }
 

@@ -67,6 +67,10 @@ where Value.ID: Sendable {
     let maxAge: Duration?
     let fallback: @Sendable (any Error) -> Bool
     let onCacheFailure: @Sendable (DataError) -> Void
+    let answerFromCacheAfter: Duration?
+    /// The reads of the main source under way, shared by identical calls (and by the copies of this repository).
+    let valueReads = SharedReads<Fetched<Value>>()
+    let listReads = SharedReads<Fetched<[Value]>>()
     /// The cache, when it keeps pending writes (`pendingWrites: .keep`); nil with `.fail`.
     let pendingStore: (any PendingWriteStore<Value>)?
     /// The pending writes a read shows, read just before it (CacheRepository+PendingReads.swift).
@@ -85,6 +89,11 @@ where Value.ID: Sendable {
     ///   - onCacheFailure: Told when the cache failed during an operation the main source answered: the cache's
     ///     own ``DataError``, or any other error wrapped in ``DataError/Code/storageFailed``. By default, one line
     ///     on standard error.
+    ///   - answerFromCacheAfter: How long a read waits for the main source before the cache answers in its place,
+    ///     if the cache has the value, or the query's list (at any age): the call then answers it with
+    ///     ``Fetched/Origin-swift.enum/cacheWhileRefreshing``, and the main source's read goes on, its answer kept
+    ///     in the cache when it comes. Nil (the default): a read waits for the main source. Without a cached value,
+    ///     a read waits for the main source as with nil.
     ///   - pendingWrites: What a write the main source cannot take does: fails (``PendingWrites/fail``, the
     ///     default) or is kept in the cache until ``sync()`` sends it (``PendingWrites/keep``). `.keep` needs a cache
     ///     that adopts ``PendingWriteStore`` (``InMemoryDataSource``, ``FileDataSource``, InteractorsSQLite's
@@ -96,14 +105,16 @@ where Value.ID: Sendable {
         maxAge: Duration? = nil,
         fallback: @escaping @Sendable (any Error) -> Bool = CacheRepository.serverUnavailable,
         onCacheFailure: @escaping @Sendable (DataError) -> Void = CacheRepository.reportToStandardError,
+        answerFromCacheAfter: Duration? = nil,
         pendingWrites: PendingWrites = .fail
     ) {
         self.main = main
-        self.cache = (cache as? any CacheIndexStore<Value>) ?? UnindexedCache(cache)
+        self.cache = (cache as? any CacheIndexStore<Value>) ?? UnindexedCache.shared(over: cache)
         self.isValid = isValid
         self.maxAge = maxAge
         self.fallback = fallback
         self.onCacheFailure = onCacheFailure
+        self.answerFromCacheAfter = answerFromCacheAfter
         self.pendingStore = Self.pendingStore(for: pendingWrites, cache: cache)
     }
 
@@ -154,7 +165,11 @@ where Value.ID: Sendable {
             else { return }
             onCacheFailure(
                 (error as? DataError)
-                    ?? DataError(code: .storageFailed, message: "the cache failed: \(error)", underlying: error)
+                    ?? DataError(
+                        code: .storageFailed,
+                        message: "the cache failed: \(DataError.describe(error))",
+                        underlying: error
+                    )
             )
         }
     }

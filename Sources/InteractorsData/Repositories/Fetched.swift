@@ -9,6 +9,7 @@ public import Foundation
 /// case .main: hideBanner()
 /// case .cache: break
 /// case .cacheAfterFailure(let error): showBanner("Offline (\(error)), last updated \(books.storedAt!)")
+/// case .cacheWhileRefreshing: showBanner("Updating…")
 /// }
 /// ```
 public struct Fetched<Value: Sendable>: Sendable {
@@ -21,6 +22,9 @@ public struct Fetched<Value: Sendable>: Sendable {
         /// The main source failed with this error, which the repository's fallback rule accepted, and the cache
         /// answered instead.
         case cacheAfterFailure(any Error)
+        /// The main source had not answered within the repository's `answerFromCacheAfter`, and the cache answered
+        /// what it had (at any age) while the read goes on: its answer updates the cache when it comes.
+        case cacheWhileRefreshing
     }
 
     /// The value.
@@ -42,5 +46,18 @@ public struct Fetched<Value: Sendable>: Sendable {
         self.origin = origin
         self.storedAt = storedAt
         self.isPending = isPending
+    }
+}
+
+extension Fetched.Origin: CustomStringConvertible {
+    /// `main`, `cache`, `cacheWhileRefreshing`, or `cacheAfterFailure(…)` with the error as
+    /// ``DataError/describe(_:)`` words it: readable on every platform (a `URLError` included), safe to log.
+    public var description: String {
+        switch self {
+        case .main: "main"
+        case .cache: "cache"
+        case .cacheAfterFailure(let error): "cacheAfterFailure(\(DataError.describe(error)))"
+        case .cacheWhileRefreshing: "cacheWhileRefreshing"
+        }
     }
 }

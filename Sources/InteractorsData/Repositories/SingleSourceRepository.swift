@@ -41,6 +41,16 @@ where Value.ID: Sendable {
         source.delete(query)
     }
 
+    /// The source's `put(_:ifAbsent:)`; the operation is ignored.
+    public func put(_ value: Value, ifAbsent: Bool, operation: RepositoryOperation) -> Response<Value> {
+        source.put(value, ifAbsent: ifAbsent)
+    }
+
+    /// The source's `delete(_:ifPresent:)`; the operation is ignored.
+    public func delete(_ query: IdQuery<Value.ID>, ifPresent: Bool, operation: RepositoryOperation) -> Response<Void> {
+        source.delete(query, ifPresent: ifPresent)
+    }
+
     /// The source's `deleteAll`; the operation is ignored.
     public func deleteAll(_ query: any Query, operation: RepositoryOperation) -> Response<Void> {
         source.deleteAll(query)

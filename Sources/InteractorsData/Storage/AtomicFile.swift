@@ -23,7 +23,12 @@ enum AtomicFile {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw DataError(code: .storageFailed, message: "cannot create \(directory.path)", underlying: error)
+            throw DataError(
+                code: .storageFailed,
+                message: "cannot create the directory \(directory.lastPathComponent) of \(url.lastPathComponent)",
+                underlying: error,
+                fileURL: url
+            )
         }
         let temporary = FileLocation.temporaryFile(for: url)
         let permissions = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.posixPermissions] as? NSNumber
@@ -32,7 +37,12 @@ enum AtomicFile {
             try check(rename(temporary.path, url.path), "rename \(temporary.lastPathComponent) to")
         } catch {
             unlink(temporary.path)
-            throw DataError(code: .storageFailed, message: "cannot write \(url.path): \(error)", underlying: error)
+            throw DataError(
+                code: .storageFailed,
+                message: "cannot write \(url.lastPathComponent): \(DataError.describe(error))",
+                underlying: error,
+                fileURL: url
+            )
         }
         syncDirectory(directory.path)
     }

@@ -26,8 +26,12 @@ public import Interactors
 ///   the link stays a link.
 /// - Operations run off the caller's thread, in the order they were called: a `get` sees every `put` called
 ///   before it. Writes that queue up meanwhile share one write, and each answers once its value is on disk. The
-///   batches run on the library's own threads (at most four, named `ix.file-store`, shared by every file store of
-///   the process), never on Dispatch's global pool, so the app's own blocking work there does not hold them up.
+///   batches run on the library's own threads (four while nothing blocks, named `ix.file-store`, shared by every
+///   file store of the process), never on Dispatch's global pool, so the app's own blocking work there does not
+///   hold them up.
+/// - A batch answers only once the file's locks are released and the next batch is scheduled, one answer at a
+///   time, each off the others' way: a handler or stage may call this store, or another in the same directory,
+///   and block on the answer (its thread is replaced meanwhile), and no other call waits for it.
 /// - A value that cannot be encoded (a `Double.nan` in it) fails alone: its `put` fails with
 ///   ``DataError/Code/mappingFailed``, naming its id, and the writes and reads queued with it go through.
 /// - Ids are compared by their exact characters: two `String` ids whose Unicode scalars differ (`"café"` in NFC
@@ -74,9 +78,15 @@ where Value.ID: Sendable {
     /// Stores `value`, replacing any value with its id. A value that cannot be encoded fails with
     /// ``DataError/Code/mappingFailed`` naming its id, alone: the writes queued with it are stored.
     public func put(_ value: Value) -> Response<Value> {
+        put(value, ifAbsent: false)
+    }
+
+    /// Stores `value`; with `ifAbsent`, only if the file holds no value with its id, checked in the write's batch
+    /// under the file's exclusive lock, and otherwise fails with ``DataError/Code/conflict``.
+    public func put(_ value: Value, ifAbsent: Bool) -> Response<Value> {
         store.write { [store] in
             if let failure = store.encodingFailures(of: [value]).first { throw failure.error }
-            $0.put(value)
+            try $0.put(value, ifAbsent: ifAbsent, source: store.name)
             return value
         }
     }
@@ -93,7 +103,7 @@ where Value.ID: Sendable {
             let stored = failed.isEmpty ? values : values.filter { !failed.contains(ExactID($0.id)) }
             for value in stored { collection.put(value) }
             return (stored, failures.map { ($0.id, $0.error) })
-        }.map { [name = store.name] outcome in
+        }.map { [name = store.name, fileURL] outcome in
             let error = DataError.batch(
                 "putAll",
                 of: values.map(\.id),
@@ -101,7 +111,7 @@ where Value.ID: Sendable {
                 failures: outcome.failures,
                 applied: outcome.stored
             )
-            if let error { throw error }
+            if let error { throw (error as? DataError)?.concerning(fileURL) ?? error }
             return outcome.stored
         }
     }
@@ -114,6 +124,12 @@ where Value.ID: Sendable {
     /// Deletes every value `query` selects, in one write.
     public func deleteAll(_ query: any Query) -> Response<Void> {
         store.write { [name = store.name] in try $0.deleteAll(query, source: name) }
+    }
+
+    /// Deletes the value with the query's id; with `ifPresent`, fails with ``DataError/Code/notFound`` if the file
+    /// held none, checked in the write's batch under the file's exclusive lock.
+    public func delete(_ query: IdQuery<Value.ID>, ifPresent: Bool) -> Response<Void> {
+        store.write { [name = store.name] in try $0.delete(query, ifPresent: ifPresent, source: name) }
     }
 }
 

@@ -14,12 +14,17 @@ struct FileIdentity: Equatable {
         do {
             attributes = try FileManager.default.attributesOfItem(atPath: url.path)
         } catch {
-            throw DataError(code: .storageFailed, message: "cannot examine \(url.path)", underlying: error)
+            throw DataError(
+                code: .storageFailed,
+                message: "cannot examine \(url.lastPathComponent)",
+                underlying: error,
+                fileURL: url
+            )
         }
         guard let inode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value,
             let size = (attributes[.size] as? NSNumber)?.uint64Value,
             let modified = attributes[.modificationDate] as? Date
-        else { throw DataError(code: .storageFailed, message: "cannot examine \(url.path)") }
+        else { throw DataError(code: .storageFailed, message: "cannot examine \(url.lastPathComponent)", fileURL: url) }
         self.inode = inode
         self.size = size
         self.modified = modified

@@ -24,7 +24,16 @@ enum FileLocation {
                 ? destination
                 : URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(destination).path
         }
-        throw DataError(code: .storageFailed, message: "\(url.path) is a chain of more than 40 symbolic links")
+        throw DataError(
+            code: .storageFailed,
+            message: "\(url.lastPathComponent) is a chain of more than 40 symbolic links",
+            fileURL: url
+        )
+    }
+
+    /// The last component of `path`: how messages name a file (its full path stays in ``DataError/fileURL``).
+    static func name(_ path: String) -> String {
+        URL(fileURLWithPath: path).lastPathComponent
     }
 
     /// A new temporary file for a write of `target`, next to it: `<file name>.<pid>-<random>.tmp`, so that the
@@ -102,7 +111,8 @@ enum FileLocation {
         } catch {
             throw DataError(
                 code: .storageFailed,
-                message: "cannot move the corrupt \(target.path) aside to \(destination.lastPathComponent)",
+                message:
+                    "cannot move the corrupt \(target.lastPathComponent) aside to \(destination.lastPathComponent)",
                 underlying: error
             )
         }

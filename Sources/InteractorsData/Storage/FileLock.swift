@@ -53,8 +53,9 @@ final class FileLock {
             if !required { return nil }
             throw DataError(
                 code: .storageFailed,
-                message: "cannot open the directory \(directoryPath) to lock it",
-                underlying: POSIXError.current
+                message: "cannot open the directory of \(target.lastPathComponent) to lock it",
+                underlying: POSIXError.current,
+                fileURL: target
             )
         }
         do throws(DataError) {
@@ -95,18 +96,30 @@ final class FileLock {
         if error.code == .ELOOP || error.code == .EMLINK || isSymbolicLink(path) {
             throw DataError(
                 code: .storageFailed,
-                message: "the lock file \(path) is a symbolic link: refusing to follow it (remove it)",
-                underlying: error
+                message:
+                    "the lock file \(FileLocation.name(path)) is a symbolic link: refusing to follow it (remove it)",
+                underlying: error,
+                fileURL: URL(fileURLWithPath: path)
             )
         }
         if !required { return nil }
-        throw DataError(code: .storageFailed, message: "cannot open the lock file \(path)", underlying: error)
+        throw DataError(
+            code: .storageFailed,
+            message: "cannot open the lock file \(FileLocation.name(path))",
+            underlying: error,
+            fileURL: URL(fileURLWithPath: path)
+        )
     }
 
     private static func lock(_ descriptor: Int32, _ operation: Int32, _ path: String) throws(DataError) {
         while flock(descriptor, operation) != 0 {
             if errno == EINTR { continue }
-            throw DataError(code: .storageFailed, message: "cannot lock \(path)", underlying: POSIXError.current)
+            throw DataError(
+                code: .storageFailed,
+                message: "cannot lock \(FileLocation.name(path))",
+                underlying: POSIXError.current,
+                fileURL: URL(fileURLWithPath: path)
+            )
         }
     }
 

@@ -1,9 +1,10 @@
 import Foundation
 import Interactors
 
-/// The threads every ``FileDataSource`` of the process runs its batches on: at most four, named `ix.file-store`,
-/// started on demand and kept, off Dispatch's global pool (which the app's own blocking work can fill for tens of
-/// seconds). A store's batches run one at a time, in order, on whichever of them is free.
+/// The threads every ``FileDataSource`` of the process runs its batches and answers on: four while nothing blocks,
+/// named `ix.file-store`, started on demand and kept, off Dispatch's global pool (which the app's own blocking work
+/// can fill for tens of seconds); one whose answer's handler or stage blocks in a library wait is replaced
+/// meanwhile (`WorkerPool`). A store's batches run one at a time, in order, on whichever of them is free.
 let fileStoreThreads = WorkerPool(name: "ix.file-store", threads: 4)
 
 /// The file behind a ``FileDataSource``: a queue of operations, applied in call order, with the writes that
@@ -21,7 +22,9 @@ let fileStoreThreads = WorkerPool(name: "ix.file-store", threads: 4)
 /// changes. The collection read from the file is kept and reused only while the lock's token and the file's
 /// identity are the ones last seen, so another writer's change, or a file damaged on disk, is noticed.
 ///
-/// Batches run on ``fileStoreThreads``; at most one of a store's is scheduled at a time.
+/// Batches run on ``fileStoreThreads``; at most one of a store's is scheduled at a time. A batch answers its
+/// callers only once the file's locks are released and the next batch is scheduled: their code (a handler, a
+/// stage) may then call this store, or another in the same directory, and wait for the answer.
 final class FileStore<Value: Codable & Identifiable & Sendable>: @unchecked Sendable where Value.ID: Sendable {
     // @unchecked Sendable: `cached`, `hasCleanedUp` and `reportedCorruption` are read and written only by
     // `commit`, and a store's commits never overlap (`queue.isScheduled`): each runs after the last one handed its
@@ -30,6 +33,7 @@ final class FileStore<Value: Codable & Identifiable & Sendable>: @unchecked Send
     let name: String
     private let corruptFile: FileDataSource<Value>.CorruptFile
     private let queue = LockedBox(Queue())
+    private let answers = AnswerRelay(pool: fileStoreThreads)
     private var cached: (target: URL, identity: FileIdentity, token: [UInt8], collection: ValueCollection<Value>)?
     private var hasCleanedUp = false
     private var reportedCorruption = false
@@ -42,7 +46,7 @@ final class FileStore<Value: Codable & Identifiable & Sendable>: @unchecked Send
 
     init(url: URL, corruptFile: FileDataSource<Value>.CorruptFile) {
         self.url = url
-        self.name = "FileDataSource at \(url.path)"
+        self.name = "FileDataSource \(url.lastPathComponent)"
         self.corruptFile = corruptFile
     }
 
@@ -62,7 +66,9 @@ final class FileStore<Value: Codable & Identifiable & Sendable>: @unchecked Send
         _ body: @escaping @Sendable (inout ValueCollection<Value>) throws -> T
     ) -> Response<T> {
         let (response, resolver) = Response<T>.makePending()
-        let operation = PendingOperation(isWrite: isWrite, body: body, resolver: resolver)
+        let operation = PendingOperation(isWrite: isWrite, body: body, resolver: resolver) { [url] error in
+            (error as? DataError)?.concerning(url) ?? error
+        }
         let schedule = queue.withLock { queue in
             queue.pending.append(operation)
             let isIdle = !queue.isScheduled
@@ -73,18 +79,25 @@ final class FileStore<Value: Codable & Identifiable & Sendable>: @unchecked Send
         return response
     }
 
-    /// Commits what is pending, then hands the turn to the next batch, or gives it up if nothing came meanwhile.
+    /// Commits what is pending, hands the turn to the next batch (or gives it up if nothing came meanwhile), and
+    /// only then answers.
+    ///
+    /// Answering runs the callers' code (an `.immediate` handler, a `flatMap` stage), which may call this store or
+    /// another one in the same directory and wait for it: by then the file's locks are released (`commit` has
+    /// returned) and the turn is handed on, so such a call is queued and run like any other, never behind the
+    /// batch that answers it. One caller's code that blocks holds up no other caller's answer (``AnswerRelay``).
     private func runBatch() {
         let operations = queue.withLock { queue in
             defer { queue.pending.removeAll() }
             return queue.pending
         }
-        commit(operations)
+        let answers = commit(operations)
         let again = queue.withLock { queue in
             queue.isScheduled = !queue.pending.isEmpty
             return queue.isScheduled
         }
         if again { fileStoreThreads.submit { self.runBatch() } }
+        self.answers.deliver(answers)
     }
 
     // MARK: Committing a batch
@@ -119,22 +132,32 @@ final class FileStore<Value: Codable & Identifiable & Sendable>: @unchecked Send
         }
     }
 
-    /// Applies `operations` in order, holding the lock; writes the file once if any write succeeded, then answers.
-    private func commit(_ operations: [PendingOperation<Value>]) {
-        guard !operations.isEmpty else { return }
-        var opened: Opened
+    /// Applies `operations` in order, holding the lock, and writes the file once if any write succeeded; answers
+    /// how to answer each operation, to run once the lock is released.
+    ///
+    /// A write begins here, so its response is committed to its outcome (``Resolver/commitToOutcome()``): from
+    /// now on a cancellation is ignored and the caller hears what became of it. One cancelled while it was
+    /// queued is withdrawn, and so is a read nobody waits for any more.
+    private func commit(_ operations: [PendingOperation<Value>]) -> [@Sendable () -> Void] {
+        guard !operations.isEmpty else { return [] }
+        let opened: Opened
         do {
             opened = try open(forWriting: operations.contains { $0.isWrite })
         } catch {
-            for operation in operations { operation.fail(error) }
-            return
+            return operations.map { operation in { operation.fail(error) } }
         }
+        return apply(operations, to: consume opened)
+    }
+
+    /// Applies `operations` to `opened`'s collection and saves it; the lock `opened` holds is released when this
+    /// returns, before anyone is answered.
+    private func apply(_ operations: [PendingOperation<Value>], to opened: consuming Opened) -> [@Sendable () -> Void] {
         let (target, lock, token) = (opened.target, opened.lock, opened.token)
         var collection = opened.collection
         opened.collection = ValueCollection()  // one copy, changed in place
         var outcomes: [PendingOutcome] = []
         var firstWrite: Int?
-        for operation in operations where !operation.isCancelled() {
+        for operation in operations where operation.begin() {
             let outcome = operation.apply(to: &collection)
             if operation.isWrite, outcome.succeeded, firstWrite == nil { firstWrite = outcomes.count }
             outcomes.append(outcome)
@@ -145,17 +168,17 @@ final class FileStore<Value: Codable & Identifiable & Sendable>: @unchecked Send
                 try save(collection, to: target, lock: lock)
             } catch {
                 // Nothing from the first write on reached the disk, and the reads after it saw unsaved values.
-                for outcome in outcomes[..<firstWrite] { outcome.deliver() }
-                for outcome in outcomes[firstWrite...] { outcome.fail(error) }
-                return
+                return outcomes[..<firstWrite].map(\.deliver)
+                    + outcomes[firstWrite...].map { outcome in
+                        { outcome.fail(error) }
+                    }
             }
         } else {
             // Nothing changed it (a write that fails changes nothing): the next batch may reuse it, still holding
             // the lock, so nobody replaced the file meanwhile.
             keep(collection, of: target, token: token)
         }
-        withExtendedLifetime(lock) {}  // released here, after the file was replaced
-        for outcome in outcomes { outcome.deliver() }
+        return outcomes.map(\.deliver)
     }
 
     // MARK: Reading and writing the file
@@ -174,7 +197,7 @@ final class FileStore<Value: Codable & Identifiable & Sendable>: @unchecked Send
                         value.id,
                         DataError(
                             code: .mappingFailed,
-                            message: "cannot encode \(Value.self) with id \(value.id) for \(url.path)",
+                            message: "cannot encode \(Value.self) with id \(value.id) for \(url.lastPathComponent)",
                             underlying: error
                         )
                     )
@@ -227,7 +250,12 @@ final class FileStore<Value: Codable & Identifiable & Sendable>: @unchecked Send
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw DataError(code: .storageFailed, message: "cannot create \(directory.path)", underlying: error)
+            throw DataError(
+                code: .storageFailed,
+                message: "cannot create the directory \(directory.lastPathComponent) of \(target.lastPathComponent)",
+                underlying: error,
+                fileURL: target
+            )
         }
     }
 }

@@ -10,8 +10,8 @@ public import Interactors
 /// ```
 ///
 /// Every operation runs at once on the calling thread and returns a settled `Response`. It answers
-/// ``IdQuery``, ``IdsQuery``, ``AllObjectsQuery`` and ``FilterQuery`` (see ``GetDataSource`` for what each
-/// method answers), and keeps values in the order they were first stored. As a ``CacheRepository``'s cache, it
+/// ``IdQuery``, ``IdsQuery``, ``AllObjectsQuery``, ``FilterQuery`` and ``PageQuery`` (see ``GetDataSource`` for
+/// what each method answers), and keeps values in the order they were first stored. As a ``CacheRepository``'s cache, it
 /// keeps the repository's lists, times and order of writes with its values (``CacheIndexStore``), in memory.
 ///
 /// A put, a get by id and a delete cost O(1) (a delete amortised: its value's slot is emptied and the slots are
@@ -52,6 +52,15 @@ where Value.ID: Sendable {
         }
     }
 
+    /// Stores `value`; with `ifAbsent`, only if no value has its id, checked under the collection's lock, and
+    /// otherwise fails with ``DataError/Code/conflict``.
+    public func put(_ value: Value, ifAbsent: Bool) -> Response<Value> {
+        answer { [name] in
+            try $0.put(value, ifAbsent: ifAbsent, source: name)
+            return value
+        }
+    }
+
     /// Deletes the value with the ``IdQuery``'s id; succeeds if there is none.
     public func delete(_ query: any Query) -> Response<Void> {
         answer { [name] in $0.remove(try $0.idsToDelete(query, source: name)) }
@@ -60,6 +69,12 @@ where Value.ID: Sendable {
     /// Deletes every value `query` selects.
     public func deleteAll(_ query: any Query) -> Response<Void> {
         answer { [name] in try $0.deleteAll(query, source: name) }
+    }
+
+    /// Deletes the value with the query's id; with `ifPresent`, fails with ``DataError/Code/notFound`` if there was
+    /// none, checked under the collection's lock.
+    public func delete(_ query: IdQuery<Value.ID>, ifPresent: Bool) -> Response<Void> {
+        answer { [name] in try $0.delete(query, ifPresent: ifPresent, source: name) }
     }
 
     func answer<T: Sendable>(

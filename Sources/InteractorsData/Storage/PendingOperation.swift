@@ -5,12 +5,18 @@ struct PendingOperation<Value: Identifiable & Sendable>: Sendable {
     let isWrite: Bool
     private let run: @Sendable (inout ValueCollection<Value>) -> PendingOutcome
     let fail: @Sendable (any Error) -> Void
-    let isCancelled: @Sendable () -> Bool
+    /// Whether the operation goes ahead as its batch reaches it: a write commits its response to its outcome (a
+    /// cancellation from now on is ignored), a read checks it is still wanted; `false` for one cancelled while it
+    /// waited, which the batch then skips.
+    let begin: @Sendable () -> Bool
 
+    /// An operation answering `resolver`; every failure it answers goes through `failure` first (which names the
+    /// store's file in it).
     init<T: Sendable>(
         isWrite: Bool,
         body: @escaping @Sendable (inout ValueCollection<Value>) throws -> T,
-        resolver: Resolver<T>
+        resolver: Resolver<T>,
+        failure: @escaping @Sendable (any Error) -> any Error
     ) {
         self.isWrite = isWrite
         self.run = { collection in
@@ -21,9 +27,10 @@ struct PendingOperation<Value: Identifiable & Sendable>: Sendable {
                 return PendingOutcome(
                     succeeded: true,
                     deliver: { resolver.succeed(value) },
-                    fail: { resolver.fail($0) }
+                    fail: { resolver.fail(failure($0)) }
                 )
             } catch {
+                let error = failure(error)
                 return PendingOutcome(
                     succeeded: false,
                     deliver: { resolver.fail(error) },
@@ -31,8 +38,12 @@ struct PendingOperation<Value: Identifiable & Sendable>: Sendable {
                 )
             }
         }
-        self.fail = { resolver.fail($0) }
-        self.isCancelled = { resolver.isCancelled }
+        self.fail = { resolver.fail(failure($0)) }
+        if isWrite {
+            self.begin = { resolver.commitToOutcome() }
+        } else {
+            self.begin = { !resolver.isCancelled }
+        }
     }
 
     func apply(to collection: inout ValueCollection<Value>) -> PendingOutcome {

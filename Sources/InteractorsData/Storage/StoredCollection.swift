@@ -59,7 +59,12 @@ extension StoredCollection {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw DataError(code: .storageFailed, message: "cannot read \(url.path)", underlying: error)
+            throw DataError(
+                code: .storageFailed,
+                message: "cannot read \(url.lastPathComponent)",
+                underlying: error,
+                fileURL: url
+            )
         }
         let stored: StoredCollection<Value>
         do {
@@ -67,14 +72,15 @@ extension StoredCollection {
         } catch {
             throw DataError(
                 code: .corruptStore,
-                message: "\(url.path) is not a readable collection of \(Value.self); it was left as it is",
+                message: "\(url.lastPathComponent) is not a readable collection of \(Value.self); it was left as it is",
                 underlying: error
             )
         }
         guard stored.format == formatName, stored.version == currentVersion else {
             throw DataError(
                 code: .corruptStore,
-                message: "\(url.path) is \(stored.format) version \(stored.version), not a collection this version "
+                message:
+                    "\(url.lastPathComponent) is \(stored.format) version \(stored.version), not a collection this version "
                     + "reads; it was left as it is"
             )
         }
@@ -88,7 +94,8 @@ extension StoredCollection {
         guard collection.count == stored.values.count, indexMatches, orderMatches, pendingMatches else {
             throw DataError(
                 code: .corruptStore,
-                message: "\(url.path) holds two values with one id, or a cache index that does not match its "
+                message:
+                    "\(url.lastPathComponent) holds two values with one id, or a cache index that does not match its "
                     + "values; it was left as it is"
             )
         }
@@ -112,7 +119,7 @@ extension StoredCollection {
         } catch {
             throw DataError(
                 code: .mappingFailed,
-                message: "cannot encode \(Value.self) for \(url.path)",
+                message: "cannot encode \(Value.self) for \(url.lastPathComponent)",
                 underlying: error
             )
         }

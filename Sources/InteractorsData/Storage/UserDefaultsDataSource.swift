@@ -12,7 +12,7 @@ public import Interactors
 ///
 /// Each value is stored as JSON `Data` under `keyPrefix + "\(id)"`. Every operation runs at once on the calling
 /// thread and returns a settled `Response`. It answers ``IdQuery``, ``IdsQuery`` (in the query's order),
-/// ``AllObjectsQuery`` and ``FilterQuery``, like ``InMemoryDataSource``; ``AllObjectsQuery`` answers every
+/// ``AllObjectsQuery``, ``FilterQuery`` and ``PageQuery``, like ``InMemoryDataSource``; ``AllObjectsQuery`` answers every
 /// value of the source under the prefix, and nothing else in the defaults, ordered by key. A key under the prefix
 /// that does not hold a value's JSON fails reads with ``DataError/Code/mappingFailed``, naming the key.
 ///
@@ -31,7 +31,7 @@ public import Interactors
 ///
 /// `UserDefaults` is not a database: it keeps everything in memory and writes it out when it sees fit, a write is
 /// not synced to the disk before it returns, and `putAll` is not atomic (a value that does not encode stores
-/// none of them, though). For more than a few hundred values, or anything that must survive a crash, use
+/// none of them, though), nor are `put(_:ifAbsent:)` and `delete(_:ifPresent:)`, which read, then write. For more than a few hundred values, or anything that must survive a crash, use
 /// ``FileDataSource`` or a SQLite store.
 public final class UserDefaultsDataSource<Value: Codable & Identifiable & Sendable>: DataSource, @unchecked Sendable
 where Value.ID: Sendable {
@@ -183,7 +183,7 @@ where Value.ID: Sendable {
             keys = [key(query.id)]
         } else if let query = query as? IdsQuery<Value.ID> {
             keys = query.ids.map(key)
-        } else if query is AllObjectsQuery || query is FilterQuery<Value> {
+        } else if query is AllObjectsQuery || query is FilterQuery<Value> || query is any AnyPageQuery {
             keys = keysUnderPrefix()
         } else {
             throw .queryNotSupported(query, by: name)

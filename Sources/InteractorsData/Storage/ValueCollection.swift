@@ -132,6 +132,10 @@ extension ValueCollection where Value.ID: Sendable {
         if let query = query as? IdsQuery<Value.ID> { return query.ids.compactMap { self[id: $0] } }
         if let query = query as? IdQuery<Value.ID> { return self[id: query.id].map { [$0] } ?? [] }
         if let query = query as? FilterQuery<Value> { return slots.compactMap { $0 }.filter(query.isIncluded) }
+        if let query = query as? any AnyPageQuery {
+            if let invalid = DataError.invalidPage(query, for: source) { throw invalid }
+            if let page = query.page(of: slots.lazy.compactMap { $0 }) { return page }
+        }
         throw .queryNotSupported(query, by: source)
     }
 
@@ -144,6 +148,18 @@ extension ValueCollection where Value.ID: Sendable {
     /// The ids `deleteAll` removes: those of the values `query` selects.
     func idsToDeleteAll(_ query: any Query, source: String) throws(DataError) -> [Value.ID] {
         try getAll(query, source: source).map(\.id)
+    }
+
+    /// `delete(_:ifPresent:)`: removes the query's id; `notFound` first if it is absent and `ifPresent`.
+    mutating func delete(_ query: IdQuery<Value.ID>, ifPresent: Bool, source: String) throws(DataError) {
+        if ifPresent, !contains(query.id) { throw .notFound(query, in: source) }
+        remove([query.id])
+    }
+
+    /// `put(_:ifAbsent:)`: stores `value`; `conflict` first if its id is held and `ifAbsent`.
+    mutating func put(_ value: Value, ifAbsent: Bool, source: String) throws(DataError) {
+        if ifAbsent, contains(value.id) { throw .conflict(value.id, in: source) }
+        put(value)
     }
 
     /// `deleteAll`: removes what `query` selects; everything, lists included, for ``AllObjectsQuery``. Each id of

@@ -1,3 +1,4 @@
+import Foundation
 import InteractorsData
 
 #if canImport(SQLite3)
@@ -19,12 +20,19 @@ struct SQLiteResult: Error, CustomStringConvertible {
 }
 
 extension DataError {
-    /// The error for SQLite result `code` while doing `step` on the database at `location`.
+    /// The error for SQLite result `code` while doing `step` on the database at `location` (its file name), the file
+    /// `fileURL` (nil in memory).
     ///
     /// A file that is not a database (`SQLITE_NOTADB`), or one SQLite finds damaged (`SQLITE_CORRUPT`), is
     /// `corruptStore`; anything else (I/O, locking, permissions, a full disk) is `storageFailed`. Either way the
     /// message carries SQLite's code and its own message, and the underlying error is the ``SQLiteResult``.
-    static func sqlite(_ code: Int32, _ connection: OpaquePointer?, _ step: String, _ location: String) -> DataError {
+    static func sqlite(
+        _ code: Int32,
+        _ connection: OpaquePointer?,
+        _ step: String,
+        _ location: String,
+        fileURL: URL?
+    ) -> DataError {
         let explanation =
             connection.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
         let result = SQLiteResult(
@@ -34,17 +42,24 @@ extension DataError {
         guard !result.isCorruption else {
             // What happens to the file is the database's call (see `CorruptDatabase`); until it makes it, the file
             // is still in use.
-            return .corrupt(location, result, fate: "the database is still open on it")
+            return .corrupt(location, result, fate: "the database is still open on it", fileURL: fileURL)
         }
-        return DataError(code: .storageFailed, message: "cannot \(step) \(location): \(result)", underlying: result)
+        return DataError(
+            code: .storageFailed,
+            message: "cannot \(step) \(location): \(result)",
+            underlying: result,
+            fileURL: fileURL
+        )
     }
 
-    /// `corruptStore` for the damaged file at `location`, saying what became of it (`fate`).
-    static func corrupt(_ location: String, _ result: SQLiteResult, fate: String) -> DataError {
+    /// `corruptStore` for the damaged file `location` (its name; `fileURL` the whole of it), saying what became of
+    /// it (`fate`).
+    static func corrupt(_ location: String, _ result: SQLiteResult, fate: String, fileURL: URL?) -> DataError {
         DataError(
             code: .corruptStore,
             message: "\(location) is damaged or is not a SQLite database (\(result)); \(fate)",
-            underlying: result
+            underlying: result,
+            fileURL: fileURL
         )
     }
 

@@ -29,8 +29,10 @@ final class SQLiteConnection: @unchecked Sendable {
     }
 
     let handle: OpaquePointer
-    /// The database file's path, or "an in-memory database", for error messages.
+    /// The database file's name, or "an in-memory database", for error messages.
     let location: String
+    /// The database file, for ``DataError/fileURL``; nil in memory.
+    let fileURL: URL?
     private var statements: [String: SQLiteStatement] = [:]
 
     /// How long a statement waits for another connection's or process's lock before it fails with `SQLITE_BUSY`.
@@ -39,7 +41,7 @@ final class SQLiteConnection: @unchecked Sendable {
     /// Opens the database at `path` (":memory:" for a new in-memory one) and configures it: extended result
     /// codes, the busy timeout, and, for a connection that may write, `synchronous = FULL` (with full syncs on
     /// Darwin).
-    init(path: String, location: String, access: Access) throws(DataError) {
+    init(path: String, location: String, fileURL: URL? = nil, access: Access) throws(DataError) {
         var opened: OpaquePointer?
         let flags =
             switch access {
@@ -49,12 +51,13 @@ final class SQLiteConnection: @unchecked Sendable {
             }
         let code = sqlite3_open_v2(path, &opened, flags, nil)
         guard code == SQLITE_OK, let opened else {
-            let error = DataError.sqlite(code, opened, "open", location)
+            let error = DataError.sqlite(code, opened, "open", location, fileURL: fileURL)
             sqlite3_close_v2(opened)
             throw error
         }
         self.handle = opened
         self.location = location
+        self.fileURL = fileURL
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
         // Every connection syncs as the writer does: whichever connection closes last checkpoints the WAL into the
@@ -112,6 +115,9 @@ final class SQLiteConnection: @unchecked Sendable {
     func run(_ sql: String) throws(DataError) {
         try withStatement(sql) { statement throws(DataError) in try statement.run() }
     }
+
+    /// How many rows the last `INSERT`, `UPDATE` or `DELETE` run on this connection changed.
+    var changes: Int { Int(sqlite3_changes(handle)) }
 
     /// The first column of the first row `sql` answers, as text (for pragmas such as `journal_mode`).
     func text(_ sql: String) throws(DataError) -> String? {
@@ -172,6 +178,6 @@ final class SQLiteConnection: @unchecked Sendable {
 
     /// The `DataError` for SQLite result `code`, with this connection's message, while doing `step`.
     func failure(_ code: Int32, _ step: String) -> DataError {
-        DataError.sqlite(code, handle, step, location)
+        DataError.sqlite(code, handle, step, location, fileURL: fileURL)
     }
 }

@@ -62,7 +62,7 @@ where Value.ID: Codable & Sendable {
         self.storage = SQLiteTable(
             sql: sql,
             undecodableRows: undecodableRows,
-            location: database.fileURL?.path ?? "an in-memory database"
+            location: database.fileURL?.lastPathComponent ?? "an in-memory database"
         )
     }
 
@@ -91,12 +91,16 @@ where Value.ID: Codable & Sendable {
         do {
             plan = try storage.plan(query)
         } catch {
-            return Response(error: error)
+            return Response(error: error.concerning(database.fileURL))
         }
         return database.read { [storage] connection throws(DataError) in
             try storage.sql.rows(plan.selection, on: connection)
-        } decode: { [storage] rows throws(DataError) in
-            try answer(storage.values(plan, from: rows))
+        } decode: { [storage, fileURL = database.fileURL] (rows: [StoredRow]) throws(DataError) -> T in
+            do throws(DataError) {
+                return try answer(storage.values(plan, from: rows))
+            } catch {
+                throw error.concerning(fileURL)
+            }
         }
     }
 
@@ -106,6 +110,15 @@ where Value.ID: Codable & Sendable {
     public func put(_ value: Value) -> Response<Value> {
         write("put") { transaction, source in
             try transaction.put(value, in: source)
+            return value
+        }
+    }
+
+    /// Stores `value`; with `ifAbsent`, only if no row has its id, in one statement (`INSERT … ON CONFLICT DO
+    /// NOTHING`), and otherwise fails with `conflict`, having written nothing.
+    public func put(_ value: Value, ifAbsent: Bool) -> Response<Value> {
+        write("put") { transaction, source in
+            try transaction.put(value, ifAbsent: ifAbsent, in: source)
             return value
         }
     }
@@ -123,6 +136,12 @@ where Value.ID: Codable & Sendable {
         write("delete") { transaction, source in try transaction.delete(query, in: source) }
     }
 
+    /// Deletes the value with the query's id; with `ifPresent`, fails with `notFound` if there was none, as the
+    /// `DELETE` statement itself tells.
+    public func delete(_ query: IdQuery<Value.ID>, ifPresent: Bool) -> Response<Void> {
+        write("delete") { transaction, source in try transaction.delete(query, ifPresent: ifPresent, in: source) }
+    }
+
     /// Deletes every value `query` selects, in one transaction.
     public func deleteAll(_ query: any Query) -> Response<Void> {
         write("deleteAll") { transaction, source in try transaction.deleteAll(query, in: source) }
@@ -134,9 +153,15 @@ where Value.ID: Codable & Sendable {
         _ body: @escaping @Sendable (SQLiteTransaction, SQLiteDataSource) throws -> T
     ) -> Response<T> {
         if let refusal = writeRefusal ?? database.refusal("\(storage.sourceName).\(operation)") {
-            return Response(error: refusal)
+            return Response(error: refusal.concerning(database.fileURL))
         }
-        return database.writer!.enqueue { [self] transaction in try body(transaction, self) }
+        return database.writer!.enqueue { [self] transaction in
+            do {
+                return try body(transaction, self)
+            } catch let error as DataError {
+                throw error.concerning(database.fileURL)
+            }
+        }
     }
 
     /// The error of every write of a read-only source; nil for one that writes.

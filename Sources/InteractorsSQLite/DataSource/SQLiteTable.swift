@@ -35,6 +35,11 @@ struct SQLiteTable<Value: Codable & Identifiable & Sendable>: Sendable where Val
             return Plan(selection: .keys(keys), isIncluded: nil)
         }
         if let query = query as? FilterQuery<Value> { return Plan(selection: .all, isIncluded: query.isIncluded) }
+        if let query = query as? any AnyPageQuery, query.idType == Value.ID.self {
+            if let invalid = DataError.invalidPage(query, for: sourceName) { throw invalid }
+            let after = try query.anyAfter.map { after throws(DataError) in try key(after as! Value.ID) }
+            return Plan(selection: .page(after: after, limit: query.limit), isIncluded: nil)
+        }
         throw .queryNotSupported(query, by: sourceName)
     }
 
@@ -100,9 +105,15 @@ struct SQLiteTable<Value: Codable & Identifiable & Sendable>: Sendable where Val
 
     /// Stores `values` in order, each replacing the row with its id (and keeping that row's position). A value
     /// that does not encode fails with `mappingFailed` before anything is written. Each value's time in the cache
-    /// index becomes `cacheTime` (nil, for a plain put: not stored by a repository).
-    func put(_ values: [Value], cacheTime: Date? = nil, on connection: SQLiteConnection) throws(DataError) {
-        try write(encode(values), cacheTime: cacheTime, on: connection)
+    /// index becomes `cacheTime` (nil, for a plain put: not stored by a repository). With `ifAbsent`, a row that
+    /// has the id already fails the write with `conflict` (the transaction's savepoint then undoes it all).
+    func put(
+        _ values: [Value],
+        ifAbsent: Bool = false,
+        cacheTime: Date? = nil,
+        on connection: SQLiteConnection
+    ) throws(DataError) {
+        try write(encode(values), cacheTime: cacheTime, ifAbsent: ifAbsent, on: connection)
     }
 
     /// The rows of `values`, encoded; `mappingFailed` for the first that does not encode.
@@ -131,17 +142,19 @@ struct SQLiteTable<Value: Codable & Identifiable & Sendable>: Sendable where Val
         _ rows: [StoredRow],
         cacheTime: Date?,
         takesPositions: Bool = true,
+        ifAbsent: Bool = false,
         on connection: SQLiteConnection
     ) throws(DataError) {
         if takesPositions { try recordWrites(rows.map(\.key), deleted: false, on: connection) }
         let storedAt = Date().timeIntervalSince1970
         for row in rows {
-            try connection.withStatement(sql.upsert) { statement throws(DataError) in
+            try connection.withStatement(ifAbsent ? sql.insertIfAbsent : sql.upsert) { statement throws(DataError) in
                 statement.bind(row.key, at: 1)
                 statement.bind(utf8: row.json, at: 2)
                 statement.bind(storedAt, at: 3)
                 try statement.run()
             }
+            if ifAbsent, connection.changes == 0 { throw .conflict(row.key, in: sourceName) }
             try connection.withStatement(cacheTime == nil ? CacheIndexSQL.forgetTime : CacheIndexSQL.setTime) {
                 statement throws(DataError) in
                 statement.bind(sql.name, at: 1)
@@ -166,6 +179,8 @@ struct SQLiteTable<Value: Codable & Identifiable & Sendable>: Sendable where Val
             try deleteEverything(on: connection)
         case (.keys(let keys), _):
             try delete(keys, on: connection)
+        case (.page, _):
+            try delete(sql.rows(plan.selection, on: connection).map(\.key), on: connection)
         case (.all, .some):
             let matches = try values(plan, from: sql.rows(.all, on: connection))
             var keys: [SQLiteKey] = []
@@ -174,15 +189,28 @@ struct SQLiteTable<Value: Codable & Identifiable & Sendable>: Sendable where Val
         }
     }
 
+    /// Deletes the row of the query's id; with `ifPresent`, `notFound` if there is none (told by the `DELETE`
+    /// itself).
+    func delete(_ query: IdQuery<Value.ID>, ifPresent: Bool, on connection: SQLiteConnection) throws(DataError) {
+        try delete([key(query.id)], ifPresent: ifPresent ? query : nil, on: connection)
+    }
+
     /// Deletes the rows of `keys`, their times, and their places in every list; unless it keeps a read's answer,
-    /// each key (held or not) takes a position in the order of writes.
-    func delete(_ keys: [SQLiteKey], takesPositions: Bool = true, on connection: SQLiteConnection) throws(DataError) {
+    /// each key (held or not) takes a position in the order of writes. A key without a row fails with `notFound`
+    /// for `ifPresent`, the query that asked for it.
+    func delete(
+        _ keys: [SQLiteKey],
+        takesPositions: Bool = true,
+        ifPresent: (any Query)? = nil,
+        on connection: SQLiteConnection
+    ) throws(DataError) {
         if takesPositions { try recordWrites(keys, deleted: true, on: connection) }
         for key in keys {
             try connection.withStatement(sql.deleteOne) { statement throws(DataError) in
                 statement.bind(key, at: 1)
                 try statement.run()
             }
+            if let ifPresent, connection.changes == 0 { throw .notFound(ifPresent, in: sourceName) }
             for forget in [CacheIndexSQL.forgetTime, CacheIndexSQL.leaveLists] {
                 try connection.withStatement(forget) { statement throws(DataError) in
                     statement.bind(sql.name, at: 1)

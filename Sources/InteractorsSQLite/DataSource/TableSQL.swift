@@ -24,8 +24,14 @@ struct TableSQL: Sendable {
     let identity: String
     let create: String
     let upsert: String
+    /// Inserts a row unless one has its id: a create-only put, in one statement (`changes` tells which).
+    let insertIfAbsent: String
     let selectAll: String
     let selectOne: String
+    /// The first rows by id, through the `id` column's index: `?1` the limit.
+    let selectFirstPage: String
+    /// The first rows whose id is greater than `?1`, through the index: `?2` the limit.
+    let selectPageAfter: String
     let deleteOne: String
     let deleteEverything: String
     /// The statements of the cache index that name this table.
@@ -58,8 +64,13 @@ struct TableSQL: Sendable {
             INSERT INTO \(quoted) (id, value, stored_at) VALUES (?1, ?2, ?3) \
             ON CONFLICT (id) DO UPDATE SET value = excluded.value, stored_at = excluded.stored_at
             """
+        self.insertIfAbsent = """
+            INSERT INTO \(quoted) (id, value, stored_at) VALUES (?1, ?2, ?3) ON CONFLICT (id) DO NOTHING
+            """
         self.selectAll = "SELECT id, value FROM \(quoted) ORDER BY position"
         self.selectOne = "SELECT id, value FROM \(quoted) WHERE id = ?1"
+        self.selectFirstPage = "SELECT id, value FROM \(quoted) ORDER BY id LIMIT ?1"
+        self.selectPageAfter = "SELECT id, value FROM \(quoted) WHERE id > ?1 ORDER BY id LIMIT ?2"
         self.deleteOne = "DELETE FROM \(quoted) WHERE id = ?1"
         self.deleteEverything = "DELETE FROM \(quoted)"
         self.cacheIndex = CacheIndexSQL(table: quoted)
@@ -74,6 +85,22 @@ struct TableSQL: Sendable {
         case .all:
             return try connection.withStatement(selectAll) { statement throws(DataError) in
                 var rows: [StoredRow] = []
+                while try statement.step() {
+                    rows.append(StoredRow(key: statement.key(at: 0), json: statement.utf8Data(at: 1)))
+                }
+                return rows
+            }
+        case .page(let after, let limit):
+            return try connection.withStatement(after == nil ? selectFirstPage : selectPageAfter) {
+                statement throws(DataError) in
+                if let after {
+                    statement.bind(after, at: 1)
+                    statement.bind(limit, at: 2)
+                } else {
+                    statement.bind(limit, at: 1)
+                }
+                var rows: [StoredRow] = []
+                rows.reserveCapacity(limit)
                 while try statement.step() {
                     rows.append(StoredRow(key: statement.key(at: 0), json: statement.utf8Data(at: 1)))
                 }
@@ -155,10 +182,12 @@ struct TableSQL: Sendable {
     }
 }
 
-/// Which rows of a table a read needs: all of them, or those of some keys, in order.
+/// Which rows of a table a read needs: all of them, those of some keys, in order, or a page by id.
 enum RowSelection: Hashable, Sendable {
     case all
     case keys([SQLiteKey])
+    /// The first `limit` rows whose id is greater than `after` (from the first, when nil), in id order.
+    case page(after: SQLiteKey?, limit: Int)
 }
 
 /// A row as stored: its key and its value's JSON, not yet decoded.

@@ -1,5 +1,6 @@
 import Foundation
 import Interactors
+import InteractorsData
 
 /// What a ``SQLiteDataSource`` does with a row that no longer decodes as its value type (the model changed, or
 /// another program wrote the row).
@@ -20,6 +21,6 @@ extension UndecodableRows {
     /// Prints `problem` on standard error the first time this process meets it.
     static func reportOnce(_ problem: String, error: any Error) {
         guard reported.withLock({ $0.insert(problem).inserted }) else { return }
-        writeToStandardError("InteractorsSQLite: skipped \(problem): \(error)")
+        writeToStandardError("InteractorsSQLite: skipped \(problem): \(DataError.describe(error))")
     }
 }

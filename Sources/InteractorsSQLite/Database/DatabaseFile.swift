@@ -42,6 +42,8 @@ final class DatabaseFile: Sendable {
     }
 
     var path: String { url.path }
+    /// The file's name, as messages give it (the whole path stays in `DataError.fileURL`).
+    var name: String { url.lastPathComponent }
 
     /// The generation connections opened now belong to.
     var generation: Int {
@@ -101,7 +103,7 @@ final class DatabaseFile: Sendable {
     /// A connection with `access`, which has read the file's header.
     private func connect(_ access: SQLiteConnection.Access) throws(DataError) -> SQLiteConnection {
         if access == .create { try lookForDamage() }
-        let connection = try SQLiteConnection(path: path, location: path, access: access)
+        let connection = try SQLiteConnection(path: path, location: name, fileURL: url, access: access)
         if access != .read {
             try Self.keepInWALMode(connection)
         } else {
@@ -121,7 +123,7 @@ final class DatabaseFile: Sendable {
             size.intValue > 0
         else { return }
         do throws(DataError) {
-            let look = try SQLiteConnection(path: path, location: path, access: .read)
+            let look = try SQLiteConnection(path: path, location: name, fileURL: url, access: .read)
             defer { look.close() }
             _ = try look.text("PRAGMA schema_version")
         } catch {
@@ -159,7 +161,7 @@ final class DatabaseFile: Sendable {
             if generation != state.generation { return .stale }
             if let lost = state.lost { return .lost(lost) }
             guard connection.fileHasMoved else { return .current }
-            let lost = Self.lostError(path)
+            let lost = Self.lostError(url)
             state.lost = lost
             return .lost(lost)
         }
@@ -177,7 +179,7 @@ final class DatabaseFile: Sendable {
                 return .current
             }
             guard identity != state.identity || connection.fileHasMoved else { return .current }
-            let lost = Self.lostError(path)
+            let lost = Self.lostError(url)
             state.lost = lost
             return .lost(lost)
         }
@@ -191,18 +193,19 @@ final class DatabaseFile: Sendable {
             if generation != state.generation { return .stale }
             if let lost = state.lost { return .lost(lost) }
             guard !FileManager.default.fileExists(atPath: path) else { return .current }
-            let lost = Self.lostError(path)
+            let lost = Self.lostError(url)
             state.lost = lost
             return .lost(lost)
         }
     }
 
-    private static func lostError(_ path: String) -> DataError {
+    private static func lostError(_ url: URL) -> DataError {
         DataError(
             code: .storageFailed,
-            message: "the database file was moved or deleted: \(path) is no longer the file this database opened, "
-                + "so this database neither writes nor reads any more (what it acknowledged before is in the file "
-                + "wherever it went); open the database again"
+            message: "the database file was moved or deleted: \(url.lastPathComponent) is no longer the file this "
+                + "database opened, so this database neither writes nor reads any more (what it acknowledged before "
+                + "is in the file wherever it went); open the database again",
+            fileURL: url
         )
     }
 
@@ -217,7 +220,7 @@ final class DatabaseFile: Sendable {
             guard state.generation == generation else { return nil }
             let destination = try Self.moveAside(url)
             // The fresh database, with the tables, before any operation can find the path empty.
-            let fresh = try SQLiteConnection(path: path, location: path, access: .create)
+            let fresh = try SQLiteConnection(path: path, location: name, fileURL: url, access: .create)
             defer { fresh.close() }
             try Self.keepInWALMode(fresh)
             for table in state.tables.values.sorted(by: { $0.identity < $1.identity }) {
@@ -226,10 +229,11 @@ final class DatabaseFile: Sendable {
             state.generation += 1
             state.identity = FileIdentity(path)
             return DataError.corrupt(
-                path,
+                name,
                 corruption,
                 fate: "it was moved aside to \(destination) (with its -wal and -shm files), and the database "
-                    + "started empty"
+                    + "started empty",
+                fileURL: url
             )
         }
         // Outside the lock: the report is the app's code.
@@ -257,8 +261,10 @@ final class DatabaseFile: Sendable {
             } catch {
                 throw DataError(
                     code: .storageFailed,
-                    message: "cannot move the damaged \(url.path + suffix) aside to \(destination + suffix)",
-                    underlying: error
+                    message: "cannot move the damaged \(url.lastPathComponent + suffix) aside to "
+                        + (destination as NSString).lastPathComponent + suffix,
+                    underlying: error,
+                    fileURL: url
                 )
             }
         }

@@ -3,8 +3,10 @@ import InteractorsData
 /// A write waiting for the writer: what it does inside the open transaction, and how its response is answered
 /// once that transaction has ended.
 struct QueuedWrite: Sendable {
-    /// Whether its response was cancelled before the writer reached it: it is then skipped.
-    let isCancelled: @Sendable () -> Bool
+    /// Called as the writer takes it into a transaction: commits its response to its outcome (a cancellation from
+    /// now on is ignored, the caller hears what the transaction did); `false` if it was cancelled while queued: it
+    /// is then skipped, and nothing of it is written.
+    let begin: @Sendable () -> Bool
     /// Runs the write in the transaction (inside a savepoint of its own when it shares the transaction); answers
     /// what it did. May run more than once: when its group is committed again write by write, or on a fresh file.
     let run: @Sendable (SQLiteTransaction) -> WriteOutcome

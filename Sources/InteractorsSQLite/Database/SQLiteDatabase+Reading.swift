@@ -6,44 +6,41 @@ import InteractorsData
 extension SQLiteDatabase {
     /// Reads with `body` on a read connection, on a reader thread, then runs `decode` on what it read once the
     /// connection is free again (decoding holds no connection), on the same thread, where the response settles.
-    /// From a write body, it reads and decodes at once, on the writer's thread.
-    /// In memory, `body` runs on the writer's connection, after the writes issued before it, and `decode` on a
-    /// reader thread (not the writer).
+    /// From a write body, it reads and decodes at once, on the writer's thread (in memory, on the writer's
+    /// connection: the body's transaction, its own writes included).
+    /// Elsewhere in memory, `body` runs on the writer's connection, after the writes issued before it, and
+    /// `decode` on a reader thread (not the writer).
     func read<Rows: Sendable, T: Sendable>(
         _ body: @escaping @Sendable (SQLiteConnection) throws(DataError) -> Rows,
         decode: @escaping @Sendable (Rows) throws(DataError) -> T
     ) -> Response<T> {
-        if let readers {
-            if writer?.isCurrent == true {
-                // From a write body that reads: the body holds the writer until the read answers, and every reader
-                // thread may be busy with work waiting for a write queued behind the body. A read connection serves
-                // the read here, in the body's place (it sees the last commit, as on a reader thread).
-                return Response(
-                    result: Result { () throws(DataError) in try decode(try readers.read(body)) }.mapError {
-                        $0 as any Error
-                    }
-                )
+        if let writer, writer.isCurrent {
+            // From a write body that reads: the body holds the writer until the read answers, and every reader
+            // thread may be busy with work waiting for a write queued behind the body. The read is served and
+            // decoded here, in the body's place: on a read connection of a file database (it sees the last commit,
+            // as on a reader thread), on the writer's own connection in memory (the body's transaction).
+            let read = Result { () throws(DataError) in
+                if let readers { return try decode(try readers.read(body)) }
+                return try decode(try body(writer.connection))
             }
-            return Response(on: workers) { try decode(try readers.read(body)) }
+            return Response(result: read.mapError { $0 as any Error })
         }
+        if let readers { return Response(on: workers) { try decode(try readers.read(body)) } }
         let writer = self.writer!
         let workers = self.workers
-        guard !writer.isCurrent else {
-            // From the writer itself (a write body that reads): work a caller blocked on the writer runs in its
-            // place, then decoded on a reader thread.
-            return Response(on: writer) { try body(writer.connection) }.flatMap { rows in
-                Response(on: workers) { try decode(rows) }
-            }
-        }
-        // Read on the writer, decoded and settled on a reader thread (see `SQLiteWriter.answer`), never on the
-        // writer, where a handler run as it settles could wait for a write that only the writer would run.
-        let (rows, resolver) = Response<Result<Rows, any Error>>.makePending()
+        // Read on the writer, decoded and settled on a reader thread, never on the writer, where a handler run as
+        // it settles could wait for a write that only the writer would run.
+        let (response, resolver) = Response<T>.makePending()
         writer.scheduleJob {
             guard !resolver.isCancelled else { return nil }
-            let read = Result { () throws(DataError) in try body(writer.connection) }.mapError { $0 as any Error }
-            return { resolver.succeed(read) }
+            let read = Result { () throws(DataError) in try body(writer.connection) }
+            return {
+                workers.schedule {
+                    resolver.resolve(read.flatMap { rows in Result { () throws(DataError) in try decode(rows) } })
+                }
+            }
         }
-        return writer.answer(rows) { rows in try decode(rows) }
+        return response
     }
 
     /// Reads and decodes as ``read(_:decode:)`` does, for an observer: hands the answer to `then`, on the reader

@@ -24,9 +24,10 @@ public import InteractorsData
 /// - **Threads of its own.** Reads, writes and observers' reads run on threads the database owns, never on
 ///   Dispatch's global pool, which the app may fill: one writer thread (`ix.sqlite.write`) and up to four reader
 ///   threads (`ix.sqlite.read`, which also decode what was read and answer the callers), started as work comes in
-///   and ended when the database is released. Responses settle on the reader threads, and deliver where the caller
-///   asked; a caller blocked on a reader thread (in a handler run `.immediate`) waiting for another read or write
-///   of the database runs its answer in its place, so such waits end even with every reader thread blocked.
+///   and ended when the database is released. Responses settle on the reader threads, never on the writer, and
+///   deliver where the caller asked; a reader thread whose handler (run `.immediate`) or stage blocks, waiting for
+///   another read or write of this database or of anything else, is replaced meanwhile, so such waits end
+///   however many reader threads block. The writer never runs a handler or a stage.
 /// - **Several processes.** Another process may open the same file: SQLite's locks order the two writers, and a
 ///   write waits up to 10 seconds for the other's transaction before it fails.
 /// - **A file that is moved or deleted** while the database is open is found before a commit is answered
@@ -113,7 +114,12 @@ public final class SQLiteDatabase: Sendable {
             readers.close()
             workers.shutDown()
             if let corruption = error.corruption {
-                throw .corrupt(fileURL.path, corruption, fate: "it was left as it is, and not opened")
+                throw .corrupt(
+                    fileURL.lastPathComponent,
+                    corruption,
+                    fate: "it was left as it is, and not opened",
+                    fileURL: fileURL
+                )
             }
             throw error
         }
@@ -128,14 +134,14 @@ public final class SQLiteDatabase: Sendable {
     private static func checkReadOnly(_ file: DatabaseFile) throws(DataError) {
         guard file.ifCorrupt == .fail else {
             throw .misuse(
-                "\(file.path) cannot be opened readOnly with ifCorrupt: .moveAside: moving a damaged file aside "
+                "\(file.name) cannot be opened readOnly with ifCorrupt: .moveAside: moving a damaged file aside "
                     + "starts an empty database, which a read-only database cannot write"
-            )
+            ).concerning(file.url)
         }
         guard FileManager.default.fileExists(atPath: file.path) else {
             throw .misuse(
-                "cannot open \(file.path) readOnly: there is no file there (a read-only database is never created)"
-            )
+                "cannot open \(file.name) readOnly: there is no file there (a read-only database is never created)"
+            ).concerning(file.url)
         }
     }
 
@@ -144,7 +150,12 @@ public final class SQLiteDatabase: Sendable {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw DataError(code: .storageFailed, message: "cannot create \(directory.path)", underlying: error)
+            throw DataError(
+                code: .storageFailed,
+                message: "cannot create the directory \(directory.lastPathComponent) of \(fileURL.lastPathComponent)",
+                underlying: error,
+                fileURL: fileURL
+            )
         }
     }
 
@@ -180,9 +191,10 @@ public final class SQLiteDatabase: Sendable {
         )
     }
 
-    /// What `onCorruption` does unless told otherwise: writes the error's message on standard error, one line.
+    /// What `onCorruption` does unless told otherwise: writes the error's message, and the file's full path (which
+    /// the message leaves out), on standard error, one line.
     @Sendable public static func reportToStandardError(_ error: DataError) {
-        writeToStandardError("InteractorsSQLite: \(error.message)")
+        writeToStandardError("InteractorsSQLite: \(error.message)" + (error.fileURL.map { " (\($0.path))" } ?? ""))
     }
 
     // MARK: Writing
@@ -215,7 +227,9 @@ public final class SQLiteDatabase: Sendable {
     /// The error for a write that cannot be queued: to a database opened read-only, or from inside a write body of
     /// this database; nil elsewhere.
     func refusal(_ operation: String) -> DataError? {
-        guard let writer else { return Self.readOnlyError(fileURL?.path ?? "", operation) }
+        guard let writer else {
+            return Self.readOnlyError(fileURL?.lastPathComponent ?? "", operation).concerning(fileURL)
+        }
         guard writer.isInsideBody else { return nil }
         return .misuse(
             "\(operation) was called inside a write(_:) body of the same database, which holds its writer: write "

@@ -39,6 +39,14 @@ public final class SQLiteTransaction {
         try perform(on: source) { table, connection throws(DataError) in try table.put([value], on: connection) }
     }
 
+    /// Stores `value` in `source`'s table; with `ifAbsent`, only if no row has its id (one statement), and otherwise
+    /// fails with `conflict`, and so does the body, which is rolled back.
+    public func put<Value>(_ value: Value, ifAbsent: Bool, in source: SQLiteDataSource<Value>) throws(DataError) {
+        try perform(on: source) { table, connection throws(DataError) in
+            try table.put([value], ifAbsent: ifAbsent, on: connection)
+        }
+    }
+
     /// Stores `values` in `source`'s table, in order.
     public func putAll<Value>(_ values: [Value], in source: SQLiteDataSource<Value>) throws(DataError) {
         try perform(on: source) { table, connection throws(DataError) in try table.put(values, on: connection) }
@@ -47,6 +55,18 @@ public final class SQLiteTransaction {
     /// Deletes the row an `IdQuery` selects from `source`'s table; succeeds if there is none.
     public func delete<Value>(_ query: any Query, in source: SQLiteDataSource<Value>) throws(DataError) {
         try perform(on: source) { table, connection throws(DataError) in try table.delete(query, on: connection) }
+    }
+
+    /// Deletes the row with the query's id from `source`'s table; with `ifPresent`, fails with `notFound` if there
+    /// was none (and so does the body, which is rolled back).
+    public func delete<Value>(
+        _ query: IdQuery<Value.ID>,
+        ifPresent: Bool,
+        in source: SQLiteDataSource<Value>
+    ) throws(DataError) {
+        try perform(on: source) { table, connection throws(DataError) in
+            try table.delete(query, ifPresent: ifPresent, on: connection)
+        }
     }
 
     /// Deletes every row `query` selects from `source`'s table (`AllObjectsQuery`: all of them).

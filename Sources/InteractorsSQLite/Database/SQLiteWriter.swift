@@ -30,9 +30,9 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
 
     /// The writer's thread, `ix.sqlite.write`.
     let threads = SQLiteThreads(name: "ix.sqlite.write", threads: 1, replacingBlockedThreads: false)
-    /// Where the writes' callers are answered: the database's reader threads, never the writer's own (see
-    /// ``answer(_:_:)``).
-    let answers: AnswerQueue
+    /// Where the writes' callers are answered: the database's reader threads, never the writer's own, so that no
+    /// handler or stage ever runs on the writer (one that waited there for another write would wait for itself).
+    let answers: SQLiteThreads
     /// The database file; nil in memory.
     let file: DatabaseFile?
     let observers: TableObservers
@@ -58,7 +58,7 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
         self.connection = connection
         self.generation = generation
         self.file = file
-        self.answers = AnswerQueue(readers: answers, writer: threads)
+        self.answers = answers
         self.observers = observers
     }
 
@@ -80,8 +80,8 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
     }
 
     /// Runs `job` on the writer; what it returns runs on the writer once the job counts as finished (so that a
-    /// caller who then releases the database finds its file closed): it settles the job's internal responses,
-    /// which hand the callers' answers to the reader threads (see ``answer(_:_:)``).
+    /// caller who then releases the database finds its file closed): it hands the callers' answers to the reader
+    /// threads, as jobs that settle their responses there.
     func scheduleJob(_ job: @escaping @Sendable () -> (@Sendable () -> Void)?) {
         state.withLock { $0.jobs += 1 }
         threads.schedule {
@@ -91,24 +91,8 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
                 return state.jobs == 0 && state.isClosing
             }
             if mustClose { self.closeNow() }
-            if let answer { self.answers.holding(answer) }
+            answer?()
         }
-    }
-
-    /// The caller's response to what the writer settles `settled` with (in the answer a job returns to
-    /// ``scheduleJob(_:)``), made by `transform` (decoding, say): settled on the database's reader threads, as
-    /// work given to `Response(on:)` there, never on the writer.
-    ///
-    /// Not on the writer, so that a handler run where the response settles (`.immediate`) never runs on it: one
-    /// that waited there for another write would wait for itself. As work rather than a job queued to the reader
-    /// threads, so that a caller blocked on a reader thread (a handler run where another answer settled, waiting
-    /// for this one) runs it in its place: with every reader thread so blocked, a queued job would never run.
-    func answer<T: Sendable, U: Sendable>(
-        _ settled: Response<Result<T, any Error>>,
-        _ transform: @escaping @Sendable (T) throws -> U
-    ) -> Response<U> {
-        let answers = self.answers
-        return settled.flatMap { result in Response(on: answers) { try transform(try result.get()) } }
     }
 
     /// Closes the connection once no job is left: now if the writer is idle. Called once, when the database is
@@ -135,12 +119,13 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
         threads.shutDown()
     }
 
-    /// The writes queued since the last drain, less those whose response was cancelled meanwhile.
+    /// The writes queued since the last drain, each committed to its outcome as its transaction begins, less those
+    /// whose response was cancelled meanwhile (withdrawn: nothing of them is written).
     func takePending() -> [QueuedWrite] {
         state.withLock { state in
             defer { state.pending.removeAll() }
             return state.pending
-        }.filter { !$0.isCancelled() }
+        }.filter { $0.begin() }
     }
 
     // MARK: Queueing writes
@@ -148,22 +133,28 @@ final class SQLiteWriter: CallbackQueue, @unchecked Sendable {
     /// Queues `body` as one write; its response succeeds with what `body` returns once the transaction holding it
     /// has committed, or fails with what it threw (or the first error of its writes), having changed nothing.
     /// `body` may run more than once (see ``SQLiteDatabase/write(_:)``); only its last run counts.
+    ///
+    /// The response commits to its outcome when the writer takes the write into its transaction, and is settled on
+    /// a reader thread, as a job of its own: a caller blocked there waiting for it has its thread replaced
+    /// meanwhile (the reader threads compensate a blocked thread), so the job runs.
     func enqueue<T: Sendable>(_ body: @escaping @Sendable (SQLiteTransaction) throws -> T) -> Response<T> {
-        // Settled on the writer, with the write's outcome; its only handler hands the answer on (see `answer`).
-        let (settled, resolver) = Response<Result<T, any Error>>.makePending()
+        let (response, resolver) = Response<T>.makePending()
+        let answers = self.answers
         let write = QueuedWrite(
-            isCancelled: { resolver.isCancelled },
+            begin: { resolver.commitToOutcome() },
             run: { transaction in
                 var result = Result { try body(transaction) }
                 if case .success = result, let failure = transaction.firstFailure { result = .failure(failure) }
                 let outcome = result
-                return WriteOutcome(succeeded: (try? outcome.get()) != nil) { resolver.succeed(outcome) }
+                return WriteOutcome(succeeded: (try? outcome.get()) != nil) {
+                    answers.schedule { resolver.resolve(outcome) }
+                }
             },
-            fail: { resolver.succeed(.failure($0)) }
+            fail: { error in answers.schedule { resolver.fail(error) } }
         )
         state.withLock { $0.pending.append(write) }
         scheduleJob { self.commitPending() }
-        return answer(settled) { $0 }
+        return response
     }
 
     /// Runs `body` on the writer now, in a transaction of its own, and waits for it: for creating a source's

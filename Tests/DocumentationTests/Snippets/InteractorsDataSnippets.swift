@@ -176,7 +176,7 @@ extension Endpoint where Output == InteractorsDataSnippets.Token {
         let shelf = try books.fetchAll(AllObjectsQuery()).get()  // the last list, else the server
         let refreshed = try books.getAll(AllObjectsQuery(), operation: .mainSync).get()  // pull to refresh
         switch shelf.origin {
-        case .main, .cache: hideOfflineBanner()
+        case .main, .cache, .cacheWhileRefreshing: hideOfflineBanner()
         case .cacheAfterFailure: showOfflineBanner(lastUpdated: shelf.storedAt)
         }
 

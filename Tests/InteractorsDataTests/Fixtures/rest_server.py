@@ -41,6 +41,13 @@ Routes (collections live in memory):
   *      /redirect/<code>?to=<url> answers <code> with "Location: <url>" (the request's body read and dropped)
   *      /loop/<n>                 answers 302 to /loop/<n + 1>, for ever
   *      /hangup[/...]             reads the request, then closes the connection without an answer
+  PUT, DELETE /slowly<...>/<id>    as for any collection, but the change is made at once and answered one second
+                                   later, after printing "slowly <METHOD> started": a write a caller cancels
+                                   after the server acted on it
+  PUT    /<collection>/<id> with "If-None-Match: *"   412 if the id exists, else as a PUT (RFC 9110 §13.1.2)
+  GET    /<collection>?limit=<n>[&after=<id>]          the first n objects whose id is greater than <id>, in
+                                   ascending id order (ids that are integers numerically, before the others;
+                                   others by their UTF-8 bytes)
   GET    /__requests               every request received so far (but these), in arrival order, as JSON: method,
                                    the raw path (still percent-encoded), the raw query, headers (names in lower
                                    case; header_names: every name as sent, repeats
@@ -478,6 +485,39 @@ class Handler(BaseHTTPRequestHandler):
         self.answer(201, answer)
         return True
 
+    def slowly_applied(self, parts):
+        """For a collection named "slowly...": prints that the change was made, then answers a second later (or
+        when the client hangs up first). Called once the change is made."""
+        if parts and parts[0].startswith("slowly"):
+            self.waited_for(1, "slowly %s started" % self.command)
+
+    def refuses_existing(self, parts):
+        """Whether a PUT carrying "If-None-Match: *" names an id that exists: RFC 9110 §13.1.2, the condition is
+        false and the server answers 412. Called holding the lock, so that checking and storing are one step."""
+        condition = (self.headers.get("If-None-Match") or "").strip()
+        return condition == "*" and parts[1] in collections.get(parts[0], {})
+
+    def page(self, values):
+        """With ?limit=<n>[&after=<id>], the first n values whose id is greater than <id>, in ascending id order:
+        integer ids numerically, before the others, which compare by their UTF-8 bytes; otherwise all of them."""
+        query = self.query()
+        if "limit" not in query:
+            return values
+
+        def key(value):
+            identifier = value.get("id") if isinstance(value, dict) else None
+            if isinstance(identifier, int) and not isinstance(identifier, bool):
+                return (0, identifier, b"")
+            return (1, 0, str(identifier).encode("utf-8"))
+
+        ordered = sorted(values, key=key)
+        after = query.get("after")
+        if after is not None:
+            numeric = any(key(value)[0] == 0 for value in values) and after.lstrip("-").isdigit()
+            bound = (0, int(after), b"") if numeric else (1, 0, after.encode("utf-8"))
+            ordered = [value for value in ordered if key(value) > bound]
+        return ordered[: int(query["limit"])]
+
     def do_GET(self):
         parts = self.parts()
         if self.answered_shared_route(parts):
@@ -494,7 +534,7 @@ class Handler(BaseHTTPRequestHandler):
             hold.wait(30)
         with lock:
             if snapshot is not None:
-                return self.answer_json(200, snapshot)
+                return self.answer_json(200, self.page(snapshot))
             if len(parts) == 2 and parts[1] in collections.get(parts[0], {}):
                 return self.answer_json(200, collections[parts[0]][parts[1]])
         self.answer(404, b"no such object", "text/plain")
@@ -519,7 +559,10 @@ class Handler(BaseHTTPRequestHandler):
         if isinstance(value, dict) and "revision" in value:
             value["revision"] += 1
         with lock:
+            if self.refuses_existing(parts):
+                return self.answer(412, b"already exists", "text/plain")
             collections.setdefault(parts[0], {})[parts[1]] = value
+        self.slowly_applied(parts)
         if parts[0].startswith("quiet"):
             return self.answer(204)
         self.answer_json(200, value)
@@ -583,9 +626,12 @@ class Handler(BaseHTTPRequestHandler):
                 return self.answer(204)
             if len(parts) == 2 and parts[1] == "fail":
                 return self.answer(500, b"failed", "text/plain")
-            if len(parts) == 2 and parts[1] in collections.get(parts[0], {}):
+            deleted = len(parts) == 2 and parts[1] in collections.get(parts[0], {})
+            if deleted:
                 del collections[parts[0]][parts[1]]
-                return self.answer(200 if parts[0].startswith("quiet") else 204)
+        if deleted:
+            self.slowly_applied(parts)
+            return self.answer(200 if parts[0].startswith("quiet") else 204)
         self.answer(404, b"no such object", "text/plain")
 
 

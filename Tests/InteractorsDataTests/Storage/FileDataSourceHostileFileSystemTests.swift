@@ -28,7 +28,9 @@ import Darwin
 
         for error in [notes.put(ada).dataError, notes.getAll(AllObjectsQuery()).dataError] {
             #expect(error?.code == .storageFailed)
-            #expect(error?.message.contains(directory.file("notes.json.lock").path) == true)
+            #expect(error?.message.contains("notes.json.lock") == true)
+            #expect(error?.message.contains(directory.url.path) == false)
+            #expect(error?.fileURL == directory.file("notes.json.lock"))
         }
         #expect(try Data(contentsOf: victim) == original)
         #expect(!FileManager.default.fileExists(atPath: directory.file("notes.json").path))

@@ -60,7 +60,8 @@ import Darwin
         let url = directory.file("missing.sqlite")
         let error = try #require(throwsDataError { _ = try SQLiteDatabase(fileURL: url, readOnly: true) })
         #expect(error.code == .storageFailed)
-        #expect(error.message.contains(url.path))
+        #expect(error.message.contains("missing.sqlite") && !error.message.contains(directory.url.path))
+        #expect(error.fileURL == url)
         #expect(try directory.fileNames().isEmpty)
     }
 

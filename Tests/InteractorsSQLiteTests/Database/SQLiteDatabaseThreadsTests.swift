@@ -187,20 +187,26 @@ import Darwin
     }
 
     /// A write body (on the writer) waiting for a read, while every reader thread is held by a handler waiting for a
-    /// write queued behind that body: the body's read runs on the writer's thread, so everything answers.
-    @Test func aBodyWaitingForAReadWhileEveryReaderThreadWaitsForAWriteBehindIt() throws {
-        let database = try DatabaseKind.file.make()
+    /// write queued behind that body: the body's read runs on the writer's thread, so everything answers. In memory
+    /// too (issue 32): there the read was decoded on a reader thread, and answered only when the handlers' waits
+    /// ran out. The handlers' answers never settle on the writer.
+    @Test(arguments: DatabaseKind.allCases)
+    func aBodyWaitingForAReadWhileEveryReaderThreadWaitsForAWriteBehindIt(kind: DatabaseKind) throws {
+        let database = try kind.make()
         let notes = try database.notes([ada])
         let readers = 4  // SQLiteDatabase's reader threads
         let entered = DispatchSemaphore(value: 0)
         let go = DispatchSemaphore(value: 0)
         let finished = DispatchSemaphore(value: 0)
         let outcomes = LockedBox<[String]>([])
+        let answeredOn = LockedBox<[String]>([])
         let observations = holdingEveryReaderThread(of: notes, readers) { index in
             entered.signal()
             _ = go.wait(timeout: .now() + 30)
-            let put = notes.put(Note(id: "from-\(index)", text: "x")).result(timeout: .seconds(2))
+            let put = notes.put(Note(id: "from-\(index)", text: "x")).map { _ in Self.currentThreadName }
+                .result(timeout: .seconds(2))
             outcomes.withLock { $0.append("put \(put.outcome)") }
+            if case .success(let thread) = put { answeredOn.withLock { $0.append(thread) } }
             finished.signal()
         }
         for _ in 0..<readers { #expect(entered.wait(timeout: .now() + 30) == .success) }
@@ -217,6 +223,8 @@ import Darwin
         _ = body.result(timeout: .seconds(30))
         let lines = outcomes.withLock { $0 }
         #expect(lines.filter { $0.hasSuffix(" ok") }.count == readers + 1, "\(lines)")
+        // A put's answer settles on a reader thread, never on the writer.
+        #expect(!answeredOn.withLock { $0 }.contains("ix.sqlite.write"), "\(answeredOn.withLock { $0 })")
         withExtendedLifetime(observations) {}
     }
 

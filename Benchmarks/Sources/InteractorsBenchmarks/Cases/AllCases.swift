@@ -22,6 +22,6 @@ extension BenchmarkCase {
             .presenterImmediate,
             .presenterSerialQueue,
         ] + BenchmarkCase.scale + BenchmarkCase.libraryThreads + BenchmarkCase.stores
-        + BenchmarkCase.storeListedWrites + BenchmarkCase.sqliteThreadsAndObservers + BenchmarkCase.herd
-        + BenchmarkCase.pendingWrites
+        + BenchmarkCase.storeListedWrites + BenchmarkCase.storeSharedReads + BenchmarkCase.sqliteThreadsAndObservers
+        + BenchmarkCase.herd + BenchmarkCase.pendingWrites
 }

@@ -3,11 +3,11 @@ import InteractorsData
 import InteractorsSQLite
 
 extension BenchmarkCase {
-    /// The stores rows, size by size: one put, one get, getAll, and 1,000 puts issued back to back, for
-    /// `InMemoryDataSource`, `FileDataSource`, `SQLiteDataSource` and the raw sqlite3 floor. The 100,000-value
-    /// rows are left out of `--quick` mode.
+    /// The stores rows, size by size: one put, one get, getAll, a page of 50, and 1,000 puts issued back to back,
+    /// for `InMemoryDataSource`, `FileDataSource`, `SQLiteDataSource` and the raw sqlite3 floor. The
+    /// 100,000-value rows are left out of `--quick` mode.
     static let stores: [BenchmarkCase] = [1_000, 10_000, 100_000].flatMap { size in
-        [storePut(size), storeGet(size), storeGetAll(size), storeBurst(size)]
+        [storePut(size), storeGet(size), storeGetAll(size), storePage(size), storeBurst(size)]
     }
 
     /// One put (replacing a value, so the store keeps its size), answered once durable.
@@ -78,6 +78,44 @@ extension BenchmarkCase {
                 sqlite: { store, run in for _ in 0..<run.iterations { getAllAndWait(store) } },
                 raw: { store, run in for _ in 0..<run.iterations { blackHole(store.getAll()) } }
             )
+        )
+    }
+
+    /// A page of 50 values by id (`PageQuery`), starting after an id spread over the store: what a server's
+    /// `GET /books?limit=50&after=…` asks (issue 34).
+    private static func storePage(_ size: Int) -> BenchmarkCase {
+        let id = "stores-page-\(size)"
+        return BenchmarkCase(
+            id: id,
+            title: "a page of 50 (`PageQuery`), \(size.formatted) stored",
+            iterations: size >= 100_000 ? 100 : 300,
+            quickIterations: 20,
+            table: .stores,
+            skippedInQuickMode: size >= 100_000,
+            contenders: storeContenders(
+                size,
+                "`getAll(PageQuery(limit: 50, after: id)).get()`",
+                raw:
+                    "the prepared `SELECT … WHERE id > ? ORDER BY id LIMIT 50`, the values' bytes copied (not decoded)",
+                inMemory: { store, run in for index in 0..<run.iterations { pageAndWait(store, index, size) } },
+                file: { store, run in for index in 0..<run.iterations { pageAndWait(store, index, size) } },
+                sqlite: { store, run in for index in 0..<run.iterations { pageAndWait(store, index, size) } },
+                raw: { store, run in
+                    for index in 0..<run.iterations { blackHole(store.page(after: pageStart(index, size), limit: 50)) }
+                }
+            ),
+            targets: size == 100_000
+                ? [
+                    .ratio(
+                        id,
+                        .sqliteStore,
+                        to: .sqliteStore,
+                        in: "stores-get-\(size)",
+                        named: "one get",
+                        atMost: 2,
+                        "SQLite page of 50 ≤ 2x one get"
+                    )
+                ] : []
         )
     }
 
@@ -161,6 +199,18 @@ extension BenchmarkCase {
 
     private static func getAndWait(_ store: some DataSource<StoreNote>, _ index: Int, _ size: Int) {
         blackHole(try! store.get(IdQuery("note-\(index * 7 % size)")).get())
+    }
+
+    /// The id a page starts after: one of the ids `note-1…`, spread over them, every `note-2…` to `note-9…` after it
+    /// (ids are ordered by their bytes), so a full page follows.
+    private static func pageStart(_ index: Int, _ size: Int) -> String {
+        "note-1\(index * 7 % (size / 10))"
+    }
+
+    private static func pageAndWait(_ store: some DataSource<StoreNote>, _ index: Int, _ size: Int) {
+        let page = try! store.getAll(PageQuery(limit: 50, after: pageStart(index, size))).get()
+        precondition(page.count == 50)
+        blackHole(page)
     }
 
     private static func getAllAndWait(_ store: some DataSource<StoreNote>) {

@@ -15,6 +15,7 @@ final class RawSQLiteStore: @unchecked Sendable {
     private var upsert: OpaquePointer?
     private var selectOne: OpaquePointer?
     private var selectAll: OpaquePointer?
+    private var selectPage: OpaquePointer?
     private let json: Data
 
     init(url: URL, count: Int) {
@@ -37,13 +38,14 @@ final class RawSQLiteStore: @unchecked Sendable {
         )
         selectOne = prepare("SELECT id, value FROM notes WHERE id = ?1")
         selectAll = prepare("SELECT id, value FROM notes ORDER BY position")
+        selectPage = prepare("SELECT id, value FROM notes WHERE id > ?1 ORDER BY id LIMIT ?2")
         execute("BEGIN IMMEDIATE")
         for index in 0..<count { insert(index) }
         execute("COMMIT")
     }
 
     deinit {
-        for statement in [upsert, selectOne, selectAll] { sqlite3_finalize(statement) }
+        for statement in [upsert, selectOne, selectAll, selectPage] { sqlite3_finalize(statement) }
         sqlite3_close_v2(handle)
     }
 
@@ -69,6 +71,21 @@ final class RawSQLiteStore: @unchecked Sendable {
         while sqlite3_step(selectAll) == SQLITE_ROW {
             values.append(
                 Data(bytes: sqlite3_column_text(selectAll, 1), count: Int(sqlite3_column_bytes(selectAll, 1)))
+            )
+        }
+        return values
+    }
+
+    /// The values' bytes of the first `limit` rows whose id is greater than `after`, in id order, through the
+    /// `id` column's index.
+    func page(after: String, limit: Int) -> [Data] {
+        defer { sqlite3_reset(selectPage) }
+        sqlite3_bind_text(selectPage, 1, after, -1, transient)
+        sqlite3_bind_int64(selectPage, 2, Int64(limit))
+        var values: [Data] = []
+        while sqlite3_step(selectPage) == SQLITE_ROW {
+            values.append(
+                Data(bytes: sqlite3_column_text(selectPage, 1), count: Int(sqlite3_column_bytes(selectPage, 1)))
             )
         }
         return values

@@ -21,16 +21,17 @@ private struct Note: Codable, Identifiable, Sendable, CustomStringConvertible {
     var description: String { "\(id) \"\(text)\" (revision \(revision))" }
 }
 
-/// The fixture server in a child process; stopped by closing its standard input.
+/// The fixture server in a child process; stopped by closing its standard input, taken down and brought back by
+/// the lines "down" and "up" on it.
 private final class LocalServer {
     let process = Process()
     let input = Pipe()
+    let output = Pipe()
     let baseURL: URL
 
     init?() {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Tests/InteractorsDataTests/Fixtures/rest_server.py")
-        let output = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script.path]
         process.standardInput = input
@@ -49,6 +50,23 @@ private final class LocalServer {
     func stop() {
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
+    }
+
+    /// Refuses connections, keeping its notes, until ``comeBack()``.
+    func goDown() { command("down") }
+
+    /// Listens again, on the same port.
+    func comeBack() { command("up") }
+
+    /// Sends `line` and waits for the server to say it obeyed ("down <n>", "up <n>").
+    private func command(_ line: String) {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+        var said = ""
+        while !said.split(separator: "\n").contains(where: { $0.hasPrefix(line + " ") }) {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { return }
+            said += String(decoding: data, as: UTF8.self)
+        }
     }
 }
 
@@ -125,6 +143,7 @@ private func syncAndGoOffline(_ server: LocalServer, _ remote: RESTDataSource<No
     try editWhileRefreshing(server, notes, cache)
 
     try signInAndRetry(server)
+    try editOffline(server, remote, cache)
 
     // 5. Offline: the server is gone; once the source's retries are spent, the last list stands in, and says where
     // it came from and how old it is.
@@ -188,6 +207,36 @@ private func signInAndRetry(_ server: LocalServer) throws {
     let orders = try keyed.send(.get("orders", as: [Note].self)).get()
     print(
         "a POST whose answer was lost, sent again with its Idempotency-Key: \(placed.id) placed, \(orders.count) order"
+    )
+}
+
+/// 4c. Edit offline: with `pendingWrites: .keep`, an edit the server cannot take is kept in the database with the
+/// cache, shown by every read, and sent once the server is back; the server refuses one, and the cache shows its
+/// version again.
+private func editOffline(_ server: LocalServer, _ remote: RESTDataSource<Note>, _ cache: SQLiteDataSource<Note>) throws
+{
+    let notes = CacheRepository(main: remote, cache: cache, pendingWrites: .keep)
+    server.goDown()
+    print("server down: connections refused")
+    _ = try notes.put(Note(id: "eggs", text: "Buy eggs")).get()
+    _ = try notes.put(Note(id: "reject", text: "The server will refuse this one")).get()
+    try notes.delete(IdQuery("call")).get()
+    let waiting = try notes.pendingWrites().get().map { "\($0.value == nil ? "delete" : "put") \($0.id)" }
+    let shown = try notes.fetchAll(AllObjectsQuery()).get()
+    print(
+        "offline, every call succeeded and is kept: \(waiting); the list shows them: \(shown.value.map(\.id)) "
+            + "(isPending: \(shown.isPending))"
+    )
+    let stillDown = try notes.sync().get()
+    print("a sync while the server is down sends nothing, and succeeds: \(stillDown.remaining) still waiting")
+    server.comeBack()
+    let report = try notes.sync().get()
+    let refusal = report.rejected.values.first.map { "\($0.code)" } ?? "-"
+    let onTheServer = try remote.getAll(AllObjectsQuery()).get().map(\.id)
+    print(
+        "server back: sync sent \(report.sent), refused \(report.rejected.keys.sorted()) (\(refusal)), "
+            + "\(report.remaining) waiting; the server has \(onTheServer), the list "
+            + "\(try notes.getAll(AllObjectsQuery()).get().map(\.id))"
     )
 }
 

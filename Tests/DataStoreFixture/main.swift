@@ -7,6 +7,10 @@
 //   edit <file> <url> <put> <delete>
 //                                 through a CacheRepository over the REST server at <url> ("books") with the file
 //                                 as its cache, puts the book <put> and deletes the book <delete>, then "done"
+//   keep|pending|sync <file> <url> ...
+//                                 the pending-writes modes (DataTestSupport's PendingWritesFixture.swift)
+//   unindexed <file> <url>        makes a CacheRepository with `pendingWrites: .keep` over a cache that cannot keep
+//                                 them (the file source behind a plain wrapper): stops with a precondition failure
 // A failure prints "error <DataError code>: <message>" and exits with status 1.
 import DataTestSupport
 import Foundation
@@ -24,7 +28,15 @@ let source = FileDataSource<Note>(
 )
 
 do {
+    if try runPendingWritesFixture(arguments[1], Array(arguments.dropFirst(2)), cache: source) { exit(0) }
     switch arguments[1] {
+    case "unindexed":
+        _ = CacheRepository(
+            main: RESTDataSource<Note>(client: HTTPClient(baseURL: URL(string: arguments[3])!), path: "books"),
+            cache: PlainSource(base: source),
+            pendingWrites: .keep
+        )
+        say("made")
     case "read":
         let notes = try source.getAll(AllObjectsQuery()).get()
         for note in notes { say("note \(note.id) \(note.text)") }
@@ -63,4 +75,16 @@ do {
     }
 } catch {
     fail(error)
+}
+
+/// A source that is only a source: no cache index, no pending writes.
+struct PlainSource: DataSource {
+    typealias Value = Note
+    let base: FileDataSource<Note>
+    func get(_ query: any Query) -> Response<Note> { base.get(query) }
+    func getAll(_ query: any Query) -> Response<[Note]> { base.getAll(query) }
+    func put(_ value: Note) -> Response<Note> { base.put(value) }
+    func putAll(_ values: [Note]) -> Response<[Note]> { base.putAll(values) }
+    func delete(_ query: any Query) -> Response<Void> { base.delete(query) }
+    func deleteAll(_ query: any Query) -> Response<Void> { base.deleteAll(query) }
 }

@@ -94,6 +94,11 @@ package final class ChildProcess: Sendable {
         return true
     }
 
+    /// Writes `line` and a newline to the child's standard input (the REST fixture's "down" and "up").
+    package func send(_ line: String) {
+        try? input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+    }
+
     /// Kills the child at once (SIGKILL) and waits for it.
     package func kill() {
         if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }

@@ -10,6 +10,8 @@
 //   fill <file> fsize|pages <n>    fills the disk inside one write body (see FullDisk.swift)
 //   group <file> fsize|pages <n>   fills it with one write of a group of three (see FullDisk.swift)
 //   threads <file>                 counts the threads 1,000 reads start (see ThreadCount.swift)
+//   keep|pending|sync <file> <url> ...
+//                                  the pending-writes modes (DataTestSupport's PendingWritesFixture.swift)
 // A failure prints "error <DataError code>: <message>" and exits with status 1.
 // Foundation's Process, which starts this, exists on macOS and Linux only.
 #if os(macOS) || os(Linux)
@@ -32,6 +34,7 @@ do {
     }
     let database = try SQLiteDatabase(fileURL: URL(fileURLWithPath: arguments[2]))
     let notes = try SQLiteDataSource<Note>(database: database, table: "notes")
+    if try runPendingWritesFixture(arguments[1], Array(arguments.dropFirst(2)), cache: notes) { exit(0) }
     switch arguments[1] {
     case "write":
         let prefix = arguments[3]

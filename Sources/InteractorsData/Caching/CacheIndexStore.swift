@@ -97,6 +97,9 @@ public struct CachedList<Value: Identifiable & Sendable>: Sendable where Value.I
 ///
 /// A change with a ``readPosition`` is a read's answer: in a store that keeps an order of writes, each step
 /// leaves alone the ids written after that position (see ``CacheIndexStore``). One without is a write.
+///
+/// In a ``PendingWriteStore``, the ``pendingWrites`` step comes first (see ``PendingWritesStep``), and a read's
+/// answer leaves alone the ids with a pending write too.
 public struct CacheChange<Value: Identifiable & Sendable>: Sendable where Value.ID: Sendable {
     /// Which values go before the change stores its own.
     public enum Removal: Sendable {
@@ -123,6 +126,9 @@ public struct CacheChange<Value: Identifiable & Sendable>: Sendable where Value.
     /// For a read's answer, where the store was in its order of writes when the read was sent
     /// (``CacheIndexStore/writePosition()``): writes after it win over the answer. Nil for a write.
     public var readPosition: CacheWritePosition?
+    /// What the change does to a ``PendingWriteStore``'s pending writes; ``PendingWritesStep/none`` by default (and
+    /// always for a store that keeps none).
+    public var pendingWrites: PendingWritesStep
 
     /// A change made at `date` (for a read's answer, when the read was sent).
     public init(
@@ -131,7 +137,8 @@ public struct CacheChange<Value: Identifiable & Sendable>: Sendable where Value.
         values: [Value] = [],
         listKey: String? = nil,
         extendedListKeys: [String] = [],
-        readPosition: CacheWritePosition? = nil
+        readPosition: CacheWritePosition? = nil,
+        pendingWrites: PendingWritesStep = .none
     ) {
         self.date = date
         self.removal = removal
@@ -139,5 +146,6 @@ public struct CacheChange<Value: Identifiable & Sendable>: Sendable where Value.
         self.listKey = listKey
         self.extendedListKeys = extendedListKeys
         self.readPosition = readPosition
+        self.pendingWrites = pendingWrites
     }
 }

@@ -54,6 +54,20 @@ public struct DataError: Error, CustomStringConvertible {
         /// server answered `412 Precondition Failed` to its `If-None-Match: *`), and nothing was written.
         public static let conflict = Code("conflict")
 
+        // MARK: Pending writes (a CacheRepository with `pendingWrites: .keep`)
+
+        /// The main source could not take a write for now (the server unreachable, a timeout, 5xx, 408, 429): what a
+        /// ``PendingWrite`` left for later keeps as its ``PendingWrite/lastError``. ``DataError/underlying`` is the
+        /// source's error while the process that met it lives.
+        public static let unavailable = Code("unavailable")
+
+        /// The main source refused a write (a 4xx other than 408 and 429): what a ``SyncReport`` says of a pending
+        /// write the server refused. ``DataError/underlying`` is the source's error (an ``HTTPError``).
+        public static let rejected = Code("rejected")
+
+        /// The code named `name`, as a store that keeps an error's code by its name reads it back.
+        package static func named(_ name: String) -> Code { Code(name) }
+
         /// The code's name.
         public var description: String { name }
     }
@@ -81,6 +95,8 @@ public struct DataError: Error, CustomStringConvertible {
     /// `AnyHashable` is not `Sendable`; the ids it wraps are (every data source's `Value.ID` is).
     private struct FailedIDs: @unchecked Sendable {
         var ids: [AnyHashable]
+        /// Each failed id's own error, in the order of `ids`, when the batch said (see ``batch(_:of:in:failures:applied:)``).
+        var errors: [any Error] = []
     }
 
     private var failedIDStorage: FailedIDs
@@ -88,6 +104,13 @@ public struct DataError: Error, CustomStringConvertible {
     /// What a partly applied batch did apply, for a ``CacheRepository`` to keep: the values a `putAll` stored, as
     /// the source answered them. Nil when the source did not say.
     package var appliedValues: (any Sendable)?
+
+    /// For ``Code/partiallyApplied``, each failed id's own error, in the order of ``failedIDs``; empty when the
+    /// source did not say. A repository that keeps pending writes tells by it which ids failed for now.
+    package var failureErrors: [any Error] {
+        get { failedIDStorage.errors }
+        set { failedIDStorage.errors = newValue }
+    }
 
     /// Makes an error with `code`, a message, the error behind it, for ``Code/partiallyApplied`` the ids that
     /// failed, and the file it concerns.
@@ -163,6 +186,7 @@ extension DataError {
             failedIDs: failed.map { AnyHashable($0) }
         )
         error.appliedValues = applied
+        error.failureErrors = failures.map(\.error)
         return error
     }
 }

@@ -1,12 +1,11 @@
 import Foundation
-public import Interactors
+import Interactors
 
 // MARK: Reading, with where the answer came from
 
 extension CacheRepository {
-    /// The one value `query` selects, from the sources `operation` names, with where it came from and when it was
-    /// stored.
-    public func fetch(_ query: any Query, operation: RepositoryOperation = .cacheSync) -> Response<Fetched<Value>> {
+    /// `fetch` as the sources answer it, before the pending writes are shown (CacheRepository+PendingReads.swift).
+    func fetchFromSources(_ query: any Query, operation: RepositoryOperation) -> Response<Fetched<Value>> {
         let report = CacheFailureReport(onCacheFailure)
         switch operation {
         case .main:
@@ -39,12 +38,8 @@ extension CacheRepository {
         }
     }
 
-    /// Every value `query` selects, from the sources `operation` names, with where they came from and when they
-    /// were stored.
-    public func fetchAll(
-        _ query: any Query,
-        operation: RepositoryOperation = .cacheSync
-    ) -> Response<Fetched<[Value]>> {
+    /// `fetchAll` as the sources answer it, before the pending writes are shown (CacheRepository+PendingReads.swift).
+    func fetchAllFromSources(_ query: any Query, operation: RepositoryOperation) -> Response<Fetched<[Value]>> {
         let report = CacheFailureReport(onCacheFailure)
         switch operation {
         case .main:
@@ -58,10 +53,10 @@ extension CacheRepository {
             return cache.cachedList(forKey: key).then { [self] cached in
                 switch cached {
                 case .success(let list?):
-                    if list.entries.count == list.ids.count, isYoung(list.storedAt), list.entries.allSatisfy(isFresh) {
-                        return Response(
-                            value: Fetched(value: list.entries.map(\.value), origin: .cache, storedAt: list.storedAt)
-                        )
+                    if isYoung(list.storedAt), list.entries.allSatisfy(isFresh),
+                        let fetched = answer(fromList: list, origin: .cache)
+                    {
+                        return Response(value: fetched)
                     }
                 case .success(nil):
                     break
@@ -261,13 +256,8 @@ extension CacheRepository {
     ) -> Response<Fetched<[Value]>> {
         let lookup: Response<Fetched<[Value]>?>
         if let key {
-            lookup = cache.cachedList(forKey: key).map { list in
-                guard let list, list.entries.count == list.ids.count else { return nil }
-                return Fetched(
-                    value: list.entries.map(\.value),
-                    origin: .cacheAfterFailure(error),
-                    storedAt: list.storedAt
-                )
+            lookup = cache.cachedList(forKey: key).map { [self] list in
+                list.flatMap { answer(fromList: $0, origin: .cacheAfterFailure(error)) }
             }
         } else {
             lookup = cache.getAll(query).flatMap { [self] values in

@@ -8,14 +8,18 @@ public import Interactors
 // failure never fails a write the main source took: it is reported, and the write is never sent again. A batch
 // the main source applied in part (`partiallyApplied`) reaches the cache for what it applied: the values it
 // stored are kept, the ids it deleted evicted; the call then fails with the main source's error.
+//
+// With `pendingWrites: .keep`, the writes that can be kept go through CacheRepository+PendingWrites.swift instead.
 
 extension CacheRepository {
     /// Stores `value` in the sources `operation` names; answers with what was stored.
     public func put(_ value: Value, operation: RepositoryOperation) -> Response<Value> {
         switch operation {
-        case .main: main.put(value)
-        case .cache: cache.put(value)
-        case .mainSync, .cacheSync: main.put(value).flatMap { [self] stored in keep([stored]).map { stored } }
+        case .main: return main.put(value)
+        case .cache: return cache.put(value)
+        case .mainSync, .cacheSync:
+            if let pendingStore { return keepingPut(value, pendingStore) }
+            return main.put(value).flatMap { [self] stored in keep([stored]).map { stored } }
         }
     }
 
@@ -41,6 +45,7 @@ extension CacheRepository {
         case .main: return main.putAll(values)
         case .cache: return cache.putAll(values)
         case .mainSync, .cacheSync:
+            if let pendingStore { return keepingPutAll(values, pendingStore) }
             return main.putAll(values).then { [self] stored in
                 switch stored {
                 case .success(let stored):
@@ -61,9 +66,13 @@ extension CacheRepository {
     /// main source that answers ``DataError/Code/notFound`` counts as a success: the value is gone either way.
     public func delete(_ query: any Query, operation: RepositoryOperation) -> Response<Void> {
         switch operation {
-        case .main: main.delete(query)
-        case .cache: cache.delete(query)
-        case .mainSync, .cacheSync: deleteFromMain(main.delete(query), query)
+        case .main: return main.delete(query)
+        case .cache: return cache.delete(query)
+        case .mainSync, .cacheSync:
+            if let pendingStore, let id = (query as? IdQuery<Value.ID>)?.id {
+                return keepingDelete([id], of: query, pendingStore)
+            }
+            return deleteFromMain(main.delete(query), query)
         }
     }
 
@@ -71,9 +80,13 @@ extension CacheRepository {
     /// ``DataError/Code/notFound`` from the main source counts as a success.
     public func deleteAll(_ query: any Query, operation: RepositoryOperation) -> Response<Void> {
         switch operation {
-        case .main: main.deleteAll(query)
-        case .cache: cache.deleteAll(query)
-        case .mainSync, .cacheSync: deleteFromMain(main.deleteAll(query), query)
+        case .main: return main.deleteAll(query)
+        case .cache: return cache.deleteAll(query)
+        case .mainSync, .cacheSync:
+            if let pendingStore, let ids = (query as? IdsQuery<Value.ID>)?.ids {
+                return keepingDelete(ids, of: query, pendingStore)
+            }
+            return deleteFromMain(main.deleteAll(query), query)
         }
     }
 

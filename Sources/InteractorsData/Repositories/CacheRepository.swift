@@ -52,6 +52,13 @@ public import Interactors
 /// file answers its last lists; with
 /// another cache they are kept in memory. Writes go to the main source, then the cache; `.main` and `.cache`
 /// ask that one source as it is, without lists.
+///
+/// **Writes the server cannot take, kept** (`pendingWrites: .keep`, see ``PendingWrites``). A `put`, `putAll`,
+/// `delete` or `deleteAll` of an ``IdsQuery`` that the main source fails with an error `fallback` accepts is applied
+/// to the cache and kept as a ``PendingWrite`` in the same transaction, and the call succeeds once both are durable.
+/// An error the server gave (a 4xx other than 408 and 429) still fails the call, and nothing is kept. Every read but
+/// ``RepositoryOperation/main`` answers with the pending writes applied (``Fetched/isPending``), a read of the main
+/// source never undoes one, and ``sync()`` sends them, in order, once the server is back.
 public struct CacheRepository<Value: Identifiable & Sendable>: GetRepository, PutRepository, DeleteRepository
 where Value.ID: Sendable {
     let main: any DataSourceParts<Value>
@@ -64,6 +71,10 @@ where Value.ID: Sendable {
     /// The reads of the main source under way, shared by identical calls (and by the copies of this repository).
     let valueReads = SharedReads<Fetched<Value>>()
     let listReads = SharedReads<Fetched<[Value]>>()
+    /// The cache, when it keeps pending writes (`pendingWrites: .keep`); nil with `.fail`.
+    let pendingStore: (any PendingWriteStore<Value>)?
+    /// The pending writes a read shows, read just before it (CacheRepository+PendingReads.swift).
+    var pendingSnapshot: PendingSnapshot?
 
     /// A repository over `main` and `cache`.
     ///
@@ -83,6 +94,10 @@ where Value.ID: Sendable {
     ///     ``Fetched/Origin-swift.enum/cacheWhileRefreshing``, and the main source's read goes on, its answer kept
     ///     in the cache when it comes. Nil (the default): a read waits for the main source. Without a cached value,
     ///     a read waits for the main source as with nil.
+    ///   - pendingWrites: What a write the main source cannot take does: fails (``PendingWrites/fail``, the
+    ///     default) or is kept in the cache until ``sync()`` sends it (``PendingWrites/keep``). `.keep` needs a cache
+    ///     that adopts ``PendingWriteStore`` (``InMemoryDataSource``, ``FileDataSource``, InteractorsSQLite's
+    ///     `SQLiteDataSource`): with another one, this initializer stops with a precondition failure that says so.
     public init(
         main: some GetDataSource<Value> & PutDataSource<Value> & DeleteDataSource<Value>,
         cache: some GetDataSource<Value> & PutDataSource<Value> & DeleteDataSource<Value>,
@@ -90,7 +105,8 @@ where Value.ID: Sendable {
         maxAge: Duration? = nil,
         fallback: @escaping @Sendable (any Error) -> Bool = CacheRepository.serverUnavailable,
         onCacheFailure: @escaping @Sendable (DataError) -> Void = CacheRepository.reportToStandardError,
-        answerFromCacheAfter: Duration? = nil
+        answerFromCacheAfter: Duration? = nil,
+        pendingWrites: PendingWrites = .fail
     ) {
         self.main = main
         self.cache = (cache as? any CacheIndexStore<Value>) ?? UnindexedCache.shared(over: cache)
@@ -99,6 +115,7 @@ where Value.ID: Sendable {
         self.fallback = fallback
         self.onCacheFailure = onCacheFailure
         self.answerFromCacheAfter = answerFromCacheAfter
+        self.pendingStore = Self.pendingStore(for: pendingWrites, cache: cache)
     }
 
     /// The one value `query` selects, from the sources `operation` names.

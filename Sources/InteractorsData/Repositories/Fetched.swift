@@ -36,12 +36,16 @@ public struct Fetched<Value: Sendable>: Sendable {
     /// unknown (a value put straight into the cache), and for a `getAll` with ``RepositoryOperation/cache``, which
     /// asks the cache as it is.
     public let storedAt: Date?
+    /// Whether the answer shows a write that waits for the main source (a repository with ``PendingWrites/keep``):
+    /// a value with a pending put, or a list that holds one or that a pending delete changed.
+    public let isPending: Bool
 
-    /// A value from `origin`, stored at `storedAt`.
-    public init(value: Value, origin: Origin, storedAt: Date?) {
+    /// A value from `origin`, stored at `storedAt`; `isPending` if it shows a write that waits for the main source.
+    public init(value: Value, origin: Origin, storedAt: Date?, isPending: Bool = false) {
         self.value = value
         self.origin = origin
         self.storedAt = storedAt
+        self.isPending = isPending
     }
 }
 

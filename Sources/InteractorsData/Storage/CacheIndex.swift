@@ -127,11 +127,13 @@ extension ValueCollection where Value: Sendable, Value.ID: Sendable {
     /// every id written after that position as the writes left it (see ``CacheIndexStore``); if the log no longer
     /// remembers that position, it changes nothing.
     mutating func apply(_ change: CacheChange<Value>) {
+        guard let change = applyPendingStep(change) else { return }  // ValueCollection+PendingWrites.swift
         guard let readPosition = change.readPosition else { return applyWrite(change) }
         guard log.remembers(readPosition) else { return }
         let sequence = readPosition.sequence
-        let log = log
-        let isUntouched = { (id: Value.ID) in !log.wasWritten(id, after: sequence) }
+        let (log, pending) = (log, pending)
+        // An id with a pending write is left as that write left it, as one written since the read was sent is.
+        let isUntouched = { (id: Value.ID) in !log.wasWritten(id, after: sequence) && !pending.holds(id) }
         switch change.removal {
         case .nothing:
             break
@@ -155,11 +157,14 @@ extension ValueCollection where Value: Sendable, Value.ID: Sendable {
         if let key = change.listKey {
             // The answer's ids the store holds now: those deleted since the read was sent stay out, those put since
             // stay in, with the value they were put with.
-            var ids = change.values.map(\.id).filter(contains)
+            // An id with a pending delete stays named (the repository leaves it out of its answers).
+            var ids = change.values.map(\.id).filter { contains($0) || pending.isDeletion($0) }
             if case .allOthers = change.removal {
-                // The list of everything: the values put since the read was sent belong in it.
+                // The list of everything: the values put since the read was sent belong in it, and those with a
+                // pending put.
                 var listed = Set(ids.map(ExactID.init))
-                for id in log.idsPut(after: sequence) where contains(id) && listed.insert(ExactID(id)).inserted {
+                for id in log.idsPut(after: sequence) + pending.idsPut()
+                where contains(id) && listed.insert(ExactID(id)).inserted {
                     ids.append(id)
                 }
             }
@@ -193,7 +198,7 @@ extension ValueCollection where Value: Sendable, Value.ID: Sendable {
     }
 
     /// Appends `ids` to each list of `keys` that exists and lacks them.
-    private mutating func extend(_ keys: [String], with ids: [Value.ID]) {
+    mutating func extend(_ keys: [String], with ids: [Value.ID]) {
         for key in keys {
             for id in ids { index.append(id, toListWithKey: key) }
         }

@@ -151,6 +151,7 @@ extension FileDataSource: CacheIndexStore {
     public func applyCacheChange(_ change: CacheChange<Value>) -> Response<Void> {
         store.write { [store] in
             if let failure = store.encodingFailures(of: change.values).first { throw failure.error }
+            if let unkeepable = StoredCollection<Value>.unkeepable(change, in: store.name) { throw unkeepable }
             $0.apply(change)
         }
     }

@@ -77,7 +77,7 @@ where Value.ID: Sendable {
         answer { [name] in try $0.delete(query, ifPresent: ifPresent, source: name) }
     }
 
-    private func answer<T: Sendable>(
+    func answer<T: Sendable>(
         _ body: (inout ValueCollection<Value>) throws -> T
     ) -> Response<T> {
         Response(result: Result { try collection.withLock(body) })

@@ -36,13 +36,17 @@ struct StoredCollection<Value: Codable & Identifiable>: Codable {
     var values: [Value]
     var cache: Index?
     var order: Order?
+    /// A cache repository's pending writes, in order (see ``Pending``); a list item `-1 - k` names the id of the
+    /// pending delete `pending[k]`.
+    var pending: [Pending]?
 
-    init(values: [Value], cache: Index?, order: Order?) {
+    init(values: [Value], cache: Index?, order: Order?, pending: [Pending]? = nil) {
         self.format = Self.formatName
         self.version = Self.currentVersion
         self.values = values
         self.cache = cache
         self.order = order
+        self.pending = pending
     }
 }
 
@@ -81,11 +85,13 @@ extension StoredCollection {
             )
         }
         var collection = ValueCollection(stored.values)
-        let index = stored.cache.map(collection.restore)
+        let index = stored.cache.map { collection.restore($0, pending: stored.pending ?? []) }
         let log = stored.order.map(collection.restore)
+        let pending = stored.pending.map { collection.restore($0, order: stored.order) }
         let indexMatches = if case .some(nil) = index { false } else { true }
         let orderMatches = if case .some(nil) = log { false } else { true }
-        guard collection.count == stored.values.count, indexMatches, orderMatches else {
+        let pendingMatches = if case .some(nil) = pending { false } else { true }
+        guard collection.count == stored.values.count, indexMatches, orderMatches, pendingMatches else {
             throw DataError(
                 code: .corruptStore,
                 message:
@@ -95,6 +101,7 @@ extension StoredCollection {
         }
         if case .some(.some(let index)) = index { collection.index = index }
         if case .some(.some(let log)) = log { collection.log = log }
+        if case .some(.some(let pending)) = pending { collection.pending = pending }
         return collection
     }
 
@@ -105,7 +112,8 @@ extension StoredCollection {
                 StoredCollection(
                     values: collection.values,
                     cache: collection.storedIndex,
-                    order: collection.storedOrder
+                    order: collection.storedOrder,
+                    pending: collection.storedPending
                 )
             )
         } catch {
@@ -124,10 +132,11 @@ extension ValueCollection where Value: Codable {
         guard !index.isEmpty else { return nil }
         var lists: [String: StoredCollection<Value>.Index.List] = [:]
         var moreLists: [StoredCollection<Value>.Index.NamedList] = []
+        let pendingDeletions = storedPendingDeletionItems
         for (key, list) in index.lists {
             var items: [Int] = []
             for id in list.ids {
-                if let place = position(of: id) { items.append(place) }
+                if let item = position(of: id) ?? pendingDeletions[ExactID(id)] { items.append(item) }
             }
             let stored = StoredCollection<Value>.Index.List(storedAt: list.storedAt.timeIntervalSince1970, items: items)
             if lists[key.base] == nil {
@@ -147,8 +156,11 @@ extension ValueCollection where Value: Codable {
         )
     }
 
-    /// The index a file kept, for these values; nil if it does not match them.
-    func restore(_ stored: StoredCollection<Value>.Index) -> CacheIndex<Value.ID>? {
+    /// The index a file kept, for these values and `pending` writes; nil if it does not match them.
+    func restore(
+        _ stored: StoredCollection<Value>.Index,
+        pending: [StoredCollection<Value>.Pending]
+    ) -> CacheIndex<Value.ID>? {
         guard stored.storedAt.count == count else { return nil }
         let values = values
         var index = CacheIndex<Value.ID>()
@@ -158,10 +170,11 @@ extension ValueCollection where Value: Codable {
         let named =
             stored.lists.map { (key: $0.key, list: $0.value) } + (stored.moreLists ?? []).map { ($0.key, $0.list) }
         for (key, list) in named {
-            guard list.items.allSatisfy(values.indices.contains) else { return nil }
+            let ids = list.items.map { StoredCollection<Value>.listedID($0, values: values, pending: pending) }
+            guard !ids.contains(where: { $0 == nil }) else { return nil }
             index.lists[ListKey(key)] = CacheIndex.List(
                 storedAt: Date(timeIntervalSince1970: list.storedAt),
-                ids: list.items.map { values[$0].id }
+                ids: ids.compactMap { $0 }
             )
         }
         return index

@@ -14,6 +14,8 @@ struct ValueCollection<Value: Identifiable> {
     var index = CacheIndex<Value.ID>()
     /// The order of writes: every put and delete takes a position in it.
     var log = WriteLog<Value.ID>()
+    /// A cache repository's pending writes (``PendingWriteStore``), with the positions their writes took in `log`.
+    var pending = PendingWriteLog<Value>()
 
     /// A collection of `values` (in order; a later value replaces an earlier one with its id), with no writes in
     /// its order yet.
@@ -67,6 +69,7 @@ struct ValueCollection<Value: Identifiable> {
         positions = [:]
         emptySlots = 0
         index = CacheIndex()
+        pending.removeAll()
         log.recordEverything()
     }
 
@@ -83,12 +86,13 @@ struct ValueCollection<Value: Identifiable> {
         index.forgetTime(of: value.id)
     }
 
-    /// Removes the value with `id`, if held, without taking a position.
-    mutating func evict(_ id: Value.ID) {
+    /// Removes the value with `id`, if held, without taking a position; with `leavingLists: false` (a pending
+    /// delete) the lists go on naming it.
+    mutating func evict(_ id: Value.ID, leavingLists: Bool = true) {
         guard let position = positions.removeValue(forKey: ExactID(id)) else { return }
         slots[position] = nil
         emptySlots += 1
-        index.forget(id)
+        if leavingLists { index.forget(id) } else { index.forgetTime(of: id) }
     }
 
     /// Closes the gaps removals left, so that ``position(of:)`` is the place in ``values``. O(n), and called once

@@ -111,7 +111,9 @@ extension SQLiteTable {
     /// Applies `change` in the steps `CacheChange` lists; the caller's transaction makes it all or nothing. A
     /// change with a read position is a read's answer: see ``applyAnswer(_:_:as:on:)``.
     func apply(_ change: CacheChange<Value>, on connection: SQLiteConnection) throws(DataError) {
-        let rows = try encode(change.values)  // a value that does not encode fails it before anything is written
+        let encoded = try encode(change.values)  // a value that does not encode fails it before anything is written
+        // The pending writes first (SQLiteTable+PendingWrites.swift).
+        guard let (change, rows) = try applyPendingStep(change, encoded, on: connection) else { return }
         if let readPosition = change.readPosition {
             return try applyAnswer(change, rows, as: readPosition, on: connection)
         }
@@ -148,7 +150,9 @@ extension SQLiteTable {
         on connection: SQLiteConnection
     ) throws(DataError) {
         guard let since = try writes(since: readPosition, on: connection) else { return }
-        let touched = since.touched
+        // An id with a pending write is left as that write left it, as one written since the read was sent is.
+        let pending = try pendingKeys(on: connection)
+        let touched = since.touched.union(pending.all)
         // 1. What goes first, but what was written since.
         switch change.removal {
         case .nothing:
@@ -174,12 +178,14 @@ extension SQLiteTable {
         if let listKey = change.listKey {
             var keys: [SQLiteKey] = []
             for row in rows {
-                if touched.contains(row.key) { guard try holds(row.key, on: connection) else { continue } }
+                if touched.contains(row.key), !pending.deletions.contains(row.key) {
+                    guard try holds(row.key, on: connection) else { continue }
+                }
                 keys.append(row.key)
             }
             if case .allOthers = change.removal {
                 var listed = Set(keys)
-                for key in since.put where listed.insert(key).inserted {
+                for key in since.put + pending.puts where listed.insert(key).inserted {
                     if try holds(key, on: connection) { keys.append(key) }
                 }
             }
@@ -237,8 +243,7 @@ extension SQLiteTable {
 
     /// Appends `keys` to each list of `listKeys` that exists and lacks them: O(log n) per key, whatever the
     /// lists' lengths (the list's end and each key's membership are found through the index).
-    private func extend(_ listKeys: [String], with keys: [SQLiteKey], on connection: SQLiteConnection) throws(DataError)
-    {
+    func extend(_ listKeys: [String], with keys: [SQLiteKey], on connection: SQLiteConnection) throws(DataError) {
         for listKey in listKeys {
             let exists = try connection.withStatement(CacheIndexSQL.selectList) { statement throws(DataError) in
                 statement.bind(sql.name, at: 1)

@@ -229,7 +229,8 @@ struct SQLiteTable<Value: Codable & Identifiable & Sendable>: Sendable where Val
     func deleteEverything(on connection: SQLiteConnection) throws(DataError) {
         try recordEverything(on: connection)
         try connection.withStatement(sql.deleteEverything) { statement throws(DataError) in try statement.run() }
-        for forget in [CacheIndexSQL.forgetAllTimes, CacheIndexSQL.dropAllLists, CacheIndexSQL.dropAllListItems] {
+        let forgets = [CacheIndexSQL.forgetAllTimes, CacheIndexSQL.dropAllLists, CacheIndexSQL.dropAllListItems]
+        for forget in forgets + [PendingWritesSQL.dropAll] {
             try connection.withStatement(forget) { statement throws(DataError) in
                 statement.bind(sql.name, at: 1)
                 try statement.run()

@@ -135,10 +135,12 @@ struct TableSQL: Sendable {
     func create(on connection: SQLiteConnection) throws(DataError) {
         try connection.execute(create)
         try connection.execute(CacheIndexSQL.create)
+        try connection.execute(PendingWritesSQL.create)
         try Self.check(name, has: Self.columns, on: connection)
         for (table, columns) in CacheIndexSQL.tables.sorted(by: { $0.key < $1.key }) {
             try Self.check(table, has: columns, on: connection)
         }
+        try Self.check(PendingWritesSQL.table.name, has: PendingWritesSQL.table.columns, on: connection)
     }
 
     /// Checks, creating nothing, that the table exists and is one this library keeps: for a source that must not

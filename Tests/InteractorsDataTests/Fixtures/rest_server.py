@@ -55,6 +55,11 @@ Routes (collections live in memory):
   POST   /__hold/<collection>      from now on, a GET /<collection> takes its snapshot, prints "held
                                    <collection>", and answers it once DELETE /__hold/<collection> came (or after
                                    30 s): a refresh the server holds back while the test writes
+  POST   /__unavailable[?status=<code>]   from now on every other request is answered <code> (503 by default),
+                                   after it is recorded; DELETE /__unavailable ends it
+  POST   /__refuse/<collection>/<id>[?status=<code>]   from now on a PUT or DELETE of that id is answered <code> (422
+                                   by default, "refused"), after it is recorded, and changes nothing; a GET still
+                                   answers; DELETE /__refuse/<collection>/<id> ends it
 Every request but /__requests ones is recorded as it arrived, before it is answered.
 
 HTTP client routes (answered_http_route, answered_idempotent_post):
@@ -72,6 +77,11 @@ HTTP client routes (answered_http_route, answered_idempotent_post):
                                    the same at once, its body left unread (a resend may come without it), and
                                    stores nothing; with hangup=first the first request of a key (or, without a key,
                                    of the collection) is stored, then its connection closed without an answer
+
+Lines on standard input (the tests' and the tour's switch for a server that is down and comes back):
+  down   closes the listening socket and every open connection: connections are refused, the collections kept;
+         prints "down <n>" (n counts the times it went down)
+  up     listens again on the same port; prints "up <n>"
 """
 import base64
 import json
@@ -90,6 +100,8 @@ received = []
 holds = {}
 tokens = {"issued": 0, "current": None}
 flaky = {}
+switches = {"unavailable": None, "refused": {}}
+connections = set()
 idempotent_answers = {}
 idempotent_hangups = set()
 lock = threading.Lock()
@@ -202,6 +214,8 @@ class Handler(BaseHTTPRequestHandler):
         """Keeps the request as the wire carried it; answers /__requests itself. Whether it answered."""
         self.__dict__.pop("_body", None)  # one handler serves every request of a kept-alive connection
         request = urlsplit(self.path)
+        if self.answered_switch(request):
+            return True
         if request.path.startswith("/__hold/"):
             self.body()
             name = request.path[len("/__hold/"):]
@@ -234,6 +248,50 @@ class Handler(BaseHTTPRequestHandler):
         with lock:
             received.append(entry)
         return False
+
+    def setup(self):
+        super().setup()
+        with lock:
+            connections.add(self.connection)
+
+    def finish(self):
+        with lock:
+            connections.discard(self.connection)
+        super().finish()
+
+    def answered_switch(self, request):
+        """Turns the /__unavailable and /__refuse/<collection>/<id> switches on (POST) or off (DELETE); whether it
+        did."""
+        if request.path != "/__unavailable" and not request.path.startswith("/__refuse/"):
+            return False
+        self.body()
+        on = self.command != "DELETE"
+        query = dict(parse_qsl(request.query))
+        with lock:
+            if request.path == "/__unavailable":
+                switches["unavailable"] = int(query.get("status", "503")) if on else None
+            else:
+                name = tuple(unquote(part) for part in request.path.split("/")[2:])
+                if on:
+                    switches["refused"][name] = int(query.get("status", "422"))
+                else:
+                    switches["refused"].pop(name, None)
+        self.answer(204)
+        return True
+
+    def answered_by_switch(self, parts):
+        """Answers a recorded request as the switches say: every one while unavailable, a PUT or DELETE of a
+        refused id; whether it did."""
+        with lock:
+            status = switches["unavailable"]
+            if status is None and self.command in ("PUT", "DELETE") and len(parts) == 2:
+                status = switches["refused"].get(tuple(parts))
+        if status is None:
+            return False
+        self.body()
+        body = b"refused" if 400 <= status < 500 else b"unavailable"
+        self.answer(status, body, "text/plain")
+        return True
 
     def answered_test_route(self, parts):
         """Routes every method shares: status, big, empty, redirect, loop. Whether it answered."""
@@ -301,7 +359,9 @@ class Handler(BaseHTTPRequestHandler):
     def answered_shared_route(self, parts):
         """Answers /echo (the request as received), /gone (always 404) and the test routes for every method, after
         recording the request; whether it did."""
-        if self.record() or self.refused_credential() or self.answered_flaky() or self.answered_test_route(parts):
+        if self.record() or self.answered_by_switch(parts):
+            return True
+        if self.refused_credential() or self.answered_flaky() or self.answered_test_route(parts):
             return True
         if self.answered_http_route(parts):
             return True
@@ -575,20 +635,50 @@ class Handler(BaseHTTPRequestHandler):
         self.answer(404, b"no such object", "text/plain")
 
 
-def exit_when_stdin_closes():
-    while sys.stdin.buffer.read(4096):
-        pass
+def listen(port):
+    """A server on 127.0.0.1:<port> (0: one the system chooses), serving on a thread of its own."""
+    server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True).start()
+    return server
+
+
+def go_down(server):
+    """Stops listening and closes every open connection: a client's next request is refused."""
+    server.shutdown()
+    server.server_close()
+    with lock:
+        open_connections = list(connections)
+    for connection in open_connections:
+        try:
+            connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+
+def follow_stdin(server):
+    """Obeys "down" and "up" lines; exits when standard input closes."""
+    port = server.server_address[1]
+    outages = 0
+    for line in sys.stdin:
+        command = line.strip()
+        if command == "down" and server is not None:
+            go_down(server)
+            server = None
+            outages += 1
+            say("down %d" % outages)
+        elif command == "up" and server is None:
+            server = listen(port)
+            say("up %d" % outages)
     os._exit(0)
 
 
 def main():
     port = int(sys.argv[1]) if len(sys.argv) > 1 else 0
-    server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
-    server.daemon_threads = True
-    threading.Thread(target=exit_when_stdin_closes, daemon=True).start()
+    server = listen(port)
     threading.Timer(LIFETIME, lambda: os._exit(0)).start()
     say("listening %d" % server.server_address[1])
-    server.serve_forever(poll_interval=0.1)
+    follow_stdin(server)
 
 
 if __name__ == "__main__":

@@ -22,5 +22,6 @@ extension BenchmarkCase {
             .presenterImmediate,
             .presenterSerialQueue,
         ] + BenchmarkCase.scale + BenchmarkCase.libraryThreads + BenchmarkCase.stores
-        + BenchmarkCase.storeListedWrites + BenchmarkCase.storeSharedReads + BenchmarkCase.sqliteThreadsAndObservers + BenchmarkCase.herd
+        + BenchmarkCase.storeListedWrites + BenchmarkCase.storeSharedReads + BenchmarkCase.sqliteThreadsAndObservers
+        + BenchmarkCase.herd + BenchmarkCase.pendingWrites
 }

@@ -125,7 +125,7 @@ public struct DeleteAllRequest<Value: Identifiable & Sendable>: InteractorReques
 /// than the existential itself as a generic argument: the runtime's metadata for a composition of parameterized
 /// protocols, used as a generic argument, crashes on Linux (Swift 6.3).
 struct RepositoryBox<Value: Identifiable & Sendable>: Sendable where Value.ID: Sendable {
-    let repository: any Repository<Value>
+    let repository: any RepositoryParts<Value>
 }
 
 /// A CRUD request: one repository call, on a `Target` (a ``RepositoryBox``, or a ``CacheRepository``).

@@ -5,7 +5,10 @@ public struct DeleteAllInteractor<Value: Identifiable & Sendable>: Sendable wher
     private let useCase: RepositoryUseCase<RepositoryBox<Value>>
 
     /// A use case deleting from `repository`, its work started on `queue`.
-    public init(repository: some Repository<Value>, queue: some CallbackQueue) {
+    public init(
+        repository: some GetRepository<Value> & PutRepository<Value> & DeleteRepository<Value>,
+        queue: some CallbackQueue
+    ) {
         self.useCase = RepositoryUseCase(RepositoryBox(repository: repository), queue)
     }
 

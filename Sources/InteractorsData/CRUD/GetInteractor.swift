@@ -10,7 +10,10 @@ public struct GetInteractor<Value: Identifiable & Sendable>: Sendable where Valu
     private let useCase: RepositoryUseCase<RepositoryBox<Value>>
 
     /// A use case reading from `repository`, its work started on `queue`.
-    public init(repository: some Repository<Value>, queue: some CallbackQueue) {
+    public init(
+        repository: some GetRepository<Value> & PutRepository<Value> & DeleteRepository<Value>,
+        queue: some CallbackQueue
+    ) {
         self.useCase = RepositoryUseCase(RepositoryBox(repository: repository), queue)
     }
 

@@ -5,7 +5,10 @@ public struct PutAllInteractor<Value: Identifiable & Sendable>: Sendable where V
     private let useCase: RepositoryUseCase<RepositoryBox<Value>>
 
     /// A use case writing to `repository`, its work started on `queue`.
-    public init(repository: some Repository<Value>, queue: some CallbackQueue) {
+    public init(
+        repository: some GetRepository<Value> & PutRepository<Value> & DeleteRepository<Value>,
+        queue: some CallbackQueue
+    ) {
         self.useCase = RepositoryUseCase(RepositoryBox(repository: repository), queue)
     }
 

@@ -102,6 +102,9 @@ public struct CachedList<Value: Identifiable & Sendable>: Sendable where Value.I
 /// answer leaves alone the ids with a pending write too.
 public struct CacheChange<Value: Identifiable & Sendable>: Sendable where Value.ID: Sendable {
     /// Which values go before the change stores its own.
+    ///
+    /// The cases are complete, and a store's `switch` over them must list them all: a store applies every removal a
+    /// repository asks for, so a new case would be a change every store has to learn, a new major version.
     public enum Removal: Sendable {
         /// None.
         case nothing

@@ -23,13 +23,13 @@ public import Interactors
 public struct MappedRepository<DTO: Identifiable & Sendable, Entity: Identifiable & Sendable>: GetRepository,
     PutRepository, DeleteRepository
 where Entity.ID == DTO.ID, DTO.ID: Sendable {
-    private let base: any Repository<DTO>
+    private let base: any RepositoryParts<DTO>
     private let toEntity: @Sendable (DTO) throws -> Entity
     private let toDTO: @Sendable (Entity) throws -> DTO
 
     /// A repository of entities over `base`, converting with `toEntity` and `toDTO`.
     public init(
-        _ base: some Repository<DTO>,
+        _ base: some GetRepository<DTO> & PutRepository<DTO> & DeleteRepository<DTO>,
         toEntity: @escaping @Sendable (DTO) throws -> Entity,
         toDTO: @escaping @Sendable (Entity) throws -> DTO
     ) {

@@ -13,7 +13,12 @@ public import Foundation
 /// }
 /// ```
 public struct Fetched<Value: Sendable>: Sendable {
-    /// Which source answered.
+    /// Which source answered, and, when the cache did, why.
+    ///
+    /// The cases are complete, and a `switch` over them may list them all: a repository has two sources, the main
+    /// source answers or the cache does, and the cache answers because it was asked to, because the main source
+    /// failed, or because the main source was late. Anything else an answer has to say about itself is a property
+    /// of ``Fetched`` (as ``Fetched/isPending`` and ``Fetched/storedAt`` are), not a new origin.
     public enum Origin: Sendable {
         /// The main source answered.
         case main

@@ -8,6 +8,10 @@
 /// | ``cacheSync`` | the cache; if it has nothing (``DataError/Code/notFound``, an empty `getAll`) or the validator rejects it, as ``mainSync`` | as ``mainSync`` |
 ///
 /// The defaults: ``cacheSync`` for reads, ``mainSync`` for writes and deletes.
+///
+/// The cases are complete, and a `switch` over them may list them all: with two sources there are exactly these
+/// four ways to use them (either alone, or both, each one first), as in Harmony, where the four come from. A new
+/// way to use the sources (a deadline for the cache, say) is a parameter of the repository, not a new operation.
 public enum RepositoryOperation: Sendable, Hashable, CaseIterable {
     /// The main source only.
     case main

@@ -46,13 +46,20 @@ public import Interactors
 public final class FileDataSource<Value: Codable & Identifiable & Sendable>: DataSource
 where Value.ID: Sendable {
     /// What a source does with a file that is not a collection it can read.
-    public enum CorruptFile: Sendable, Hashable {
+    public struct CorruptFile: Sendable, Hashable, CustomStringConvertible {
+        // A struct with static members rather than an enum: more ways to recover may come, and a new member is
+        // not a breaking change where a new case would be for a `switch` without `default`.
+        private let name: String
+
         /// Every operation fails with ``DataError/Code/corruptStore`` and the file is left as it is: what a store
         /// of record wants.
-        case fail
-        /// The file is renamed to `<file name>.corrupt-<timestamp>` next to it, reported once per instance with one
-        /// line on standard error, and the source starts empty: what a cache wants.
-        case moveAside
+        public static let fail = CorruptFile(name: "fail")
+        /// The file is renamed to `<file name>.corrupt-<timestamp>` next to it, reported once per instance as one
+        /// diagnostic (standard error unless the app set a handler: `Diagnostics`), and the source starts empty: what a cache wants.
+        public static let moveAside = CorruptFile(name: "moveAside")
+
+        /// The policy's name: `fail`, `moveAside`.
+        public var description: String { name }
     }
 
     /// The file the collection is kept in.

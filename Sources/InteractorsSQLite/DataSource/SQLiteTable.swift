@@ -75,13 +75,11 @@ struct SQLiteTable<Value: Codable & Identifiable & Sendable>: Sendable where Val
                 values.append(try decoder.decode(Value.self, from: row.json))
             } catch {
                 let problem = "row \(row.key) of \(sourceName) does not decode as \(Value.self)"
-                switch undecodableRows {
-                case .fail:
+                guard undecodableRows == .skip else {
                     throw DataError(code: .mappingFailed, message: problem, underlying: error)
-                case .skip:
-                    UndecodableRows.reportOnce(problem, in: databaseIdentity, error: error)
-                    values.append(nil)
                 }
+                UndecodableRows.reportOnce(problem, in: databaseIdentity, error: error)
+                values.append(nil)
             }
         }
         return values

@@ -6,8 +6,8 @@ import InteractorsData
 extension SQLiteDatabase {
     /// Reads with `body` on a read connection, on a reader thread, then runs `decode` on what it read once the
     /// connection is free again (decoding holds no connection), on the same thread, where the response settles.
-    /// From a write body, it reads and decodes at once, on the writer's thread (in memory, on the writer's
-    /// connection: the body's transaction, its own writes included).
+    /// From a write body, it reads and decodes at once, on the writer's thread and connection: inside the body's
+    /// transaction, so it sees the body's own writes and those that share its transaction.
     /// Elsewhere in memory, `body` runs on the writer's connection, after the writes issued before it, and
     /// `decode` on a reader thread (not the writer).
     func read<Rows: Sendable, T: Sendable>(
@@ -16,13 +16,12 @@ extension SQLiteDatabase {
     ) -> Response<T> {
         if let writer, writer.isCurrent {
             // From a write body that reads: the body holds the writer until the read answers, and every reader
-            // thread may be busy with work waiting for a write queued behind the body. The read is served and
-            // decoded here, in the body's place: on a read connection of a file database (it sees the last commit,
-            // as on a reader thread), on the writer's own connection in memory (the body's transaction).
-            let read = Result { () throws(DataError) in
-                if let readers { return try decode(try readers.read(body)) }
-                return try decode(try body(writer.connection))
-            }
+            // thread may be busy with work waiting for a write queued behind the body, so the read is served and
+            // decoded here, in the body's place. On the writer's connection, in the body's transaction: a body
+            // that reads a value and writes back a changed copy must see the writes grouped before it (a put of
+            // that value issued just before the body), or it would replace them, a lost update; a read connection
+            // would see only the last commit.
+            let read = Result { () throws(DataError) in try decode(try body(writer.connection)) }
             return Response(result: read.mapError { $0 as any Error })
         }
         if let readers { return Response(on: workers) { try decode(try readers.read(body)) } }

@@ -213,7 +213,8 @@ public final class SQLiteDatabase: Sendable {
     /// error as it was thrown, and the database stays writable. `body` may block: it holds the writer, never the
     /// readers. Inside it, the sources' own writes to this database fail at once with
     /// `storageFailed` (they could only wait for the writer `body` holds): use
-    /// `transaction`. Reads inside it see what was committed before it (in memory: its own writes too).
+    /// `transaction`. Reads inside it, through the sources, run in its transaction: they see its own writes, and
+    /// those of the writes that share its transaction.
     ///
     /// `body` may run more than once, and only its last run counts: when the transaction it shared with other
     /// writes failed as a whole (a full disk, an I/O error), each write runs again alone, so that one write's

@@ -139,7 +139,7 @@ import Testing
         }
 
         let moved = database.write { transaction in
-            let pinned = try inbox.getAll(FilterQuery<Note> { $0.isPinned }).get()  // the last commit, read in place
+            let pinned = try inbox.getAll(FilterQuery<Note> { $0.isPinned }).get()  // read in the body's transaction
             try transaction.deleteAll(IdsQuery(pinned.map(\.id)), in: inbox)
             try transaction.putAll(pinned, in: archive)
             return pinned.count

@@ -105,6 +105,9 @@ import Testing
         #expect(slow.calling.wait(timeout: .now() + 30) == .success)  // inside the call; the write is queued
         put.cancel()
         slow.proceed.signal()
+        // The writer goes on only once the interactor has handed the cancellation to the repository's response:
+        // letting it go earlier would race the withdrawal (the write, begun, would rightly be kept).
+        #expect(slow.waitUntilTheCallsResponseIsCancelled())
         try writer.letGo()
         #expect(put.isCancelled)
         _ = try notes.put(grace).get()  // after the withdrawn put, had it gone ahead
@@ -125,6 +128,7 @@ private struct SlowCalls: GetRepository, PutRepository, DeleteRepository {
     let base: SingleSourceRepository<Note>
     let calling = DispatchSemaphore(value: 0)
     let proceed = DispatchSemaphore(value: 0)
+    private let returned = LockedBox<Response<Note>?>(nil)
 
     init(_ base: SingleSourceRepository<Note>) {
         self.base = base
@@ -134,7 +138,19 @@ private struct SlowCalls: GetRepository, PutRepository, DeleteRepository {
         let response = base.put(value, ifAbsent: ifAbsent, operation: operation)
         calling.signal()
         _ = proceed.wait(timeout: .now() + 30)
+        returned.withLock { $0 = response }
         return response
+    }
+
+    /// Waits until the response the put call returned is cancelled (no handler added: that would be a consumer
+    /// of its own, keeping it from being cancelled); false if the 30-second guard ran out.
+    func waitUntilTheCallsResponseIsCancelled() -> Bool {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            if returned.withLock({ $0 })?.isCancelled == true { return true }
+            Thread.sleep(forTimeInterval: 0.001)
+        }
+        return false
     }
 
     func put(_ value: Note, operation: RepositoryOperation) -> Response<Note> {

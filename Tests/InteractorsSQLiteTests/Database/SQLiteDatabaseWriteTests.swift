@@ -121,6 +121,24 @@ import Testing
         #expect(try notes.getAll(AllObjectsQuery()).get().isEmpty)
     }
 
+    @Test(arguments: DatabaseKind.allCases)
+    func aBodyThatReadsAndWritesBackNeverUndoesAWriteIssuedJustBeforeIt(kind: DatabaseKind) throws {
+        let database = try kind.make()
+        let notes = try database.notes([ada])
+        let writer = HeldWriter(database.database)
+        // Issued while the writer is busy: the put and the body share the next transaction, the put first.
+        let edited = notes.put(Note(id: "ada", text: "edited"))
+        let appended = database.database.write { transaction in
+            let current = try notes.get(IdQuery("ada")).get()
+            try transaction.put(Note(id: "ada", text: current.text + ", appended"), in: notes)
+            return try notes.get(IdQuery("ada")).get().text  // the body's own write
+        }
+        try writer.letGo()
+        _ = try edited.get()
+        #expect(try appended.get() == "edited, appended")
+        #expect(try notes.get(IdQuery("ada")).get().text == "edited, appended")
+    }
+
     @Test func aBlockingBodyHoldsTheWriterButNeverTheReaders() throws {
         let database = try DatabaseKind.file.make()
         let notes = try database.notes([ada])

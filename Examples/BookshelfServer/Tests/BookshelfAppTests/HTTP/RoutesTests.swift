@@ -14,7 +14,7 @@ import Testing
         var configuration = BookshelfConfiguration()
         configuration.port = 0
         configuration.variant = variant
-        configuration.databaseURL = directory.appending(path: "books.sqlite")
+        configuration.database = .sqlite(directory.appending(path: "books.sqlite"))
         let bookshelf = Bookshelf(configuration: configuration, logger: quietLogger)
         let server = try await TestServer.start { onListening in
             bookshelf.serviceGroup(gracefulShutdownSignals: []) { _, port in onListening(port) }

@@ -4,9 +4,9 @@ import Logging
 import ServiceLifecycle
 
 // `BookshelfServer [--host 127.0.0.1] [--port 8080] [--database PATH|postgres://USER@HOST:PORT/DATABASE]
-// [--variant library|plain]`: serves the
-// bookshelf until SIGTERM or SIGINT, then stops accepting, finishes the requests in flight, tears the services down
-// and exits 0 (1 if anything failed on the way, with the reason on standard error).
+// [--variant library|plain]`: serves the bookshelf until SIGTERM or SIGINT, then stops accepting, finishes the
+// requests in flight, tears the services down and exits 0 (1 if anything failed on the way, with the reason on
+// standard error).
 
 let configuration: BookshelfConfiguration
 do {

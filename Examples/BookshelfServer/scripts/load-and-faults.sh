@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # The bookshelf server's load comparison and fault runs, in one go; one line per check, `N passed, M failed` last.
 #
-#   scripts/load-and-faults.sh [--short] [--debug] [--chart FILE] [--markdown FILE]
+#   scripts/load-and-faults.sh [--short] [--debug] [--postgres] [--chart FILE] [--markdown FILE]
+#
+# With --postgres, the same kinds of runs over PostgreSQL instead, with two instances on one database (see
+# scripts/load-and-faults-postgres.sh, which this script runs then): a server of its own is started and stopped
+# by scripts/postgres.sh.
 #
 # 1. Load: each variant (plain, then library, then library, then plain: ABBA, so a drift of the machine's load
 #    falls on both) on a fresh database seeded with the 10,000 books, 64 keep-alive connections for 30 s (10 s and
@@ -20,6 +24,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 short=false
+postgres=false
 configuration=release
 chart=""
 markdown=""
@@ -27,9 +32,10 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --short) short=true ;;
         --debug) configuration=debug ;;
+        --postgres) postgres=true ;;
         --chart) chart="$2"; shift ;;
         --markdown) markdown="$2"; shift ;;
-        *) echo "usage: $0 [--short] [--debug] [--chart FILE] [--markdown FILE]" >&2; exit 64 ;;
+        *) echo "usage: $0 [--short] [--debug] [--postgres] [--chart FILE] [--markdown FILE]" >&2; exit 64 ;;
     esac
     shift
 done
@@ -38,13 +44,19 @@ if $short; then load_seconds=10; kill_rounds=1; order="plain library"; else load
 work=$(mktemp -d)
 server_pid=""
 load_pid=""
+postgres_dir=""
+postgres_port=""
 cleanup() {
-    # Only the processes this script started, by their ids.
-    [ -n "$load_pid" ] && kill "$load_pid" 2>/dev/null
-    [ -n "$server_pid" ] && kill -KILL "$server_pid" 2>/dev/null
+    # Only the processes this script started and has not waited for yet (its jobs), by their ids; and the
+    # PostgreSQL server it started, if any.
+    for pid in $(jobs -p); do kill -KILL "$pid" 2>/dev/null; done
+    [ -n "$postgres_dir" ] && scripts/postgres.sh stop "$postgres_dir" "$postgres_port" >/dev/null 2>&1
     rm -rf "$work"
 }
 trap cleanup EXIT
+# Killed or interrupted, it still cleans up (the EXIT trap runs on exit, not on a signal's default action).
+trap 'exit 143' TERM
+trap 'exit 130' INT
 
 passed=0
 failed=0
@@ -67,11 +79,12 @@ bin=".build/$configuration"
 load="$bin/BookshelfLoad"
 echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
-# start_server NAME VARIANT DATABASE: starts the server, waits for its `listening on` line, sets $port.
+# start_server NAME VARIANT DATABASE [PORT]: starts the server (on PORT, or one the system picks), waits for its
+# `listening on` line, sets $server_pid and $port.
 start_server() {
     local name=$1
     : >"$work/$name.out"
-    "$bin/BookshelfServer" --port 0 --database "$3" --variant "$2" --stats-interval 5 \
+    "$bin/BookshelfServer" --port "${4:-0}" --database "$3" --variant "$2" --stats-interval 5 \
         >"$work/$name.out" 2>"$work/$name.log" &
     server_pid=$!
     port=""
@@ -98,6 +111,18 @@ stop_server() {
 }
 
 json() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
+
+if $postgres; then
+    # shellcheck source=load-and-faults-postgres.sh
+    source scripts/load-and-faults-postgres.sh
+    postgres_runs
+    echo
+    echo "== summary"
+    for line in "${lines[@]}"; do echo "$line"; done
+    echo "$passed passed, $failed failed"
+    [ "$failed" -eq 0 ]
+    exit
+fi
 
 # --- 1. The load comparison --------------------------------------------------------------------------------------
 plain_runs=""

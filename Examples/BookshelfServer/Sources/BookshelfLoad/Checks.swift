@@ -13,8 +13,10 @@ struct Check {
 // MARK: - Acknowledged puts survive a SIGKILL
 
 /// Compares the store with the acknowledged puts of `ackedFile`: every id's stored title must be its last
-/// acknowledged one, or a later PUT left unanswered (it may have committed before the kill).
-func verifyAcknowledgedPuts(port: Int, ackedFile: String) throws -> Check {
+/// acknowledged one, or a later PUT left unanswered (it may have committed before the kill). The store is read
+/// through the server (`GET /books` on `port`) or from `storedFile`, a dump of the database (`id<TAB>title` lines,
+/// as `psql -At` writes them).
+func verifyAcknowledgedPuts(port: Int?, storedFile: String? = nil, ackedFile: String) throws -> Check {
     let lines = try String(contentsOfFile: ackedFile, encoding: .utf8).split(separator: "\n")
     // Per id, the titles in the order sent: the last acknowledged one, and the unanswered ones after it.
     var expected: [String: (acked: String?, maybe: [String])] = [:]
@@ -29,16 +31,27 @@ func verifyAcknowledgedPuts(port: Int, ackedFile: String) throws -> Check {
             expected[fields[1], default: (nil, [])].maybe.append(fields[2])
         }
     }
-    let answer = try RawHTTP.request(port: port, method: "GET", path: "/books")
-    guard answer.status == 200 else { throw LoadError("GET /books answered \(answer.status): \(answer.bodyText)") }
-    struct Book: Decodable {
-        var id: String
-        var title: String
+    let stored: [String: String]
+    if let storedFile {
+        let rows = try String(contentsOfFile: storedFile, encoding: .utf8).split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: "\t", maxSplits: 1).map(String.init)
+            return fields.count == 2 ? (fields[0], fields[1]) : nil
+        }
+        stored = Dictionary(rows, uniquingKeysWith: { first, _ in first })
+    } else if let port {
+        let answer = try RawHTTP.request(port: port, method: "GET", path: "/books")
+        guard answer.status == 200 else { throw LoadError("GET /books answered \(answer.status): \(answer.bodyText)") }
+        struct Book: Decodable {
+            var id: String
+            var title: String
+        }
+        stored = Dictionary(
+            try JSONDecoder().decode([Book].self, from: Data(answer.body)).map { ($0.id, $0.title) },
+            uniquingKeysWith: { first, _ in first }
+        )
+    } else {
+        throw LoadError("verify needs --port PORT or --stored FILE")
     }
-    let stored = Dictionary(
-        try JSONDecoder().decode([Book].self, from: Data(answer.body)).map { ($0.id, $0.title) },
-        uniquingKeysWith: { first, _ in first }
-    )
     var missing: [String] = []
     var different: [String] = []
     for (id, titles) in expected {

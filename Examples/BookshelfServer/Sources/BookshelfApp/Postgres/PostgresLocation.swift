@@ -52,8 +52,8 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     public var description: String { "postgres://\(username)@\(host):\(port)/\(database)" }
 
     /// The client's configuration: at most `connections` connections to the server, each checking every 100 ms,
-    /// while a statement runs, whether the client is still there, so that a statement whose connection the source
-    /// closed (a cancelled request) is stopped and rolled back rather than left to finish.
+    /// while a statement runs, whether the client is still there (an instance killed under load leaves no
+    /// statement behind it for long).
     public func clientConfiguration(connections: Int) -> PostgresClient.Configuration {
         var configuration = PostgresClient.Configuration(
             host: host,

@@ -46,6 +46,7 @@ server_pid=""
 load_pid=""
 postgres_dir=""
 postgres_port=""
+server_options=()
 cleanup() {
     # Only the processes this script started and has not waited for yet (its jobs), by their ids; and the
     # PostgreSQL server it started, if any.
@@ -84,7 +85,7 @@ echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 start_server() {
     local name=$1
     : >"$work/$name.out"
-    "$bin/BookshelfServer" --port "${4:-0}" --database "$3" --variant "$2" --stats-interval 5 \
+    "$bin/BookshelfServer" --port "${4:-0}" --database "$3" --variant "$2" --stats-interval 5 "${server_options[@]}" \
         >"$work/$name.out" 2>"$work/$name.log" &
     server_pid=$!
     port=""

@@ -28,7 +28,9 @@ struct LoadOptions {
     /// Each connection writes only ids of its own (id mod connections), so its acknowledged puts are the truth for
     /// those ids: for the SIGKILL check.
     var partitionIds = false
-    /// Where to write each acknowledged PUT (`ack`) and each PUT left unanswered (`maybe`).
+    /// Where to write each acknowledged PUT (`ack`) and DELETE (`ack-delete`), and each one left unanswered or
+    /// answered 5xx (`maybe`, `maybe-delete`), in the order answered: per id, the order sent when `--partition-ids`
+    /// gives each id one writer.
     var ackedFile: String?
     /// Where to write the result as JSON.
     var jsonFile: String?

@@ -158,6 +158,8 @@ final class LoadRun {
             // it may be what the store holds.
             acked += "\(status == 200 ? "ack" : "maybe")\tbook-\(request.id)\t\(request.title)\n"
             if status == 200 { putsAcknowledged += 1 }
+        } else if request.kind == .delete {
+            acked += "\(status == 204 ? "ack-delete" : "maybe-delete")\tbook-\(request.id)\t-\n"
         }
         if let sequence = request.writeSequence, status == 200 || status == 204 {
             readModel.acknowledged(id: request.id, sequence: sequence)
@@ -196,6 +198,7 @@ final class LoadRun {
     func lost(_ request: PlannedRequest, sawResponse: Bool, sentAt: NIODeadline, port: Int) {
         if sawResponse { truncated += 1 } else { unanswered += 1 }
         if request.kind == .put { acked += "maybe\tbook-\(request.id)\t\(request.title)\n" }
+        if request.kind == .delete { acked += "maybe-delete\tbook-\(request.id)\t-\n" }
         byPort[port, default: PortStats()].lost += 1
         if options.eventsFile != nil {
             events += "\(wallClock(sentAt))\t-1\t\(port)\t\(request.kind.rawValue)\t0\t0\n"

@@ -1,6 +1,6 @@
 # The PostgreSQL runs of scripts/load-and-faults.sh --postgres, which sources this file (it uses that script's
-# check, start_server, stop_server, json, $bin, $load, $work, $short and $order). One PostgreSQL server of the
-# run's own (scripts/postgres.sh, on a free port of 127.0.0.1, fsync and synchronous_commit on), a fresh database
+# check, start_server, stop_server, json, report_checks, sigterm_checks, $bin, $load, $work, $short and $order).
+# One PostgreSQL server of the run's own (scripts/postgres.sh, on a free port of 127.0.0.1, fsync and synchronous_commit on), a fresh database
 # for each part, two server instances on it wherever instances share one:
 #
 # 1. Load, library against plain: each variant as two instances on one database, 64 connections spread over both,
@@ -123,16 +123,7 @@ postgres_runs() {
     if [ -n "$plain_runs" ] && [ -n "$library_runs" ]; then
         echo "== load over PostgreSQL: library vs plain (means of the rounds)"
         "$load" report --plain "${plain_runs#,}" --library "${library_runs#,}" --markdown --cpu-target 1.10 >"$work/pg-report.txt"
-        grep -v '^PASS\|^FAIL' "$work/pg-report.txt"
-        [ -n "$markdown" ] && grep -v '^PASS\|^FAIL' "$work/pg-report.txt" >"$markdown"
-        while IFS= read -r line; do
-            name=${line#* }; name="PostgreSQL: ${name%%: *}"; detail=${line#*: }
-            if $short; then
-                echo "INFO (not counted in a short run) $line"
-            else
-                check "$name" "$([ "${line%% *}" = PASS ] && echo true || echo false)" "$detail"
-            fi
-        done < <(grep '^PASS\|^FAIL' "$work/pg-report.txt")
+        report_checks "$work/pg-report.txt" "PostgreSQL: "
     fi
 
     # --- 2. Two instances, one database -------------------------------------------------------------------------
@@ -275,28 +266,9 @@ except Exception: sys.exit(1)" "$victim_port"; then answered_at=$(now_ms); break
         wait "$load_pid"
         load_pid=""
         cat "$work/pg-sigterm-load.txt"
-        check "SIGTERM (PostgreSQL): the server exits 0 within the deadline" \
-            "$([ "$status" -eq 0 ] && [ "$stop_ms" -lt 30000 ] && echo true || echo false)" \
-            "exit $status after $stop_ms ms (deadline 30 s)"
-        local stats accepted answered received truncated unanswered after refused order closed
-        stats=$(sed -n 's/.*stats at exit: accepted \([0-9]*\), answered \([0-9]*\).*/\1 \2/p' "$work/pg-sigterm.log")
-        accepted=${stats% *}; answered=${stats#* }
-        received=$(json "$work/pg-sigterm.json" answeredInAll)
-        truncated=$(json "$work/pg-sigterm.json" truncated)
-        unanswered=$(json "$work/pg-sigterm.json" unanswered)
-        check "SIGTERM (PostgreSQL): every request the server accepted got its full answer" \
-            "$([ -n "$accepted" ] && [ "$accepted" = "$answered" ] && [ "$received" = "$accepted" ] && [ "$truncated" -eq 0 ] && echo true || echo false)" \
-            "server accepted ${accepted:-?} and answered ${answered:-?}; the clients received $received whole, $truncated truncated, $unanswered sent on connections closed before reading them"
-        after=$(json "$work/pg-sigterm.json" connectsAcceptedAfterShutdown)
-        refused=$(json "$work/pg-sigterm.json" connectsRefused)
-        check "SIGTERM (PostgreSQL): new connections are refused after" \
-            "$([ "$after" -eq 0 ] && [ "$refused" -gt 0 ] && echo true || echo false)" \
-            "$refused connects refused, $after accepted after the server began closing connections"
-        order=$(sed -n 's/.*\] \([A-Za-z]*Service\) heard willTerminate.*/\1/p' "$work/pg-sigterm.log" | tr '\n' ' ')
-        closed=$(sed -n 's/.*PostgresDatabaseService closed table books in .*: \([0-9]*\) books$/\1/p' "$work/pg-sigterm.log")
-        check "SIGTERM (PostgreSQL): the services hear their tear-down in reverse order, the client still running" \
-            "$([ "$order" = "StatsLoggerService HealthService PostgresDatabaseService " ] && [ -n "$closed" ] && echo true || echo false)" \
-            "willTerminate: ${order% }; the database service's last query at its tear-down counted ${closed:-no} books"
+        # The database service's last query, at its tear-down, counts the books: the client still runs then.
+        sigterm_checks "SIGTERM (PostgreSQL)" pg-sigterm PostgresDatabaseService \
+            "PostgresDatabaseService closed table books in .*: [0-9]* books$"
         verify_stored "SIGTERM (PostgreSQL)" sigterm "$work/pg-sigterm-acked.txt"
     else
         check "SIGTERM (PostgreSQL): the server starts" false "see above"

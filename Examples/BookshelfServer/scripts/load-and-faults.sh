@@ -113,6 +113,52 @@ stop_server() {
 
 json() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
 
+# report_checks FILE PREFIX: prints a `report`'s table (and writes it to --markdown's file), then counts its target
+# lines as checks named PREFIX + the line's name; with --short, prints them as INFO instead.
+report_checks() {
+    local line name detail
+    grep -v '^PASS\|^FAIL' "$1"
+    [ -n "$markdown" ] && grep -v '^PASS\|^FAIL' "$1" >"$markdown"
+    while IFS= read -r line; do
+        name=${line#* }; name="$2${name%%: *}"; detail=${line#*: }
+        if $short; then
+            echo "INFO (not counted in a short run) $line"
+        else
+            check "$name" "$([ "${line%% *}" = PASS ] && echo true || echo false)" "$detail"
+        fi
+    done < <(grep '^PASS\|^FAIL' "$1")
+}
+
+# sigterm_checks LABEL NAME SERVICE CLOSED: the checks of a server NAME stopped by SIGTERM under load (its log
+# $work/NAME.log, the load's result $work/NAME.json): it exits 0 within its deadline, every request it accepted was
+# answered whole, new connections are refused, and its registry services (HealthService, then the database service
+# SERVICE) hear their tear-down in reverse order, the database service saying CLOSED (a pattern) once.
+sigterm_checks() {
+    local label=$1 log="$work/$2.log" result="$work/$2.json" service=$3 closing=$4
+    local stats accepted answered received truncated unanswered after refused order said
+    check "$label: the server exits 0 within the deadline" \
+        "$([ "$status" -eq 0 ] && [ "$stop_ms" -lt 30000 ] && echo true || echo false)" \
+        "exit $status after $stop_ms ms (deadline 30 s)"
+    stats=$(sed -n 's/.*stats at exit: accepted \([0-9]*\), answered \([0-9]*\).*/\1 \2/p' "$log")
+    accepted=${stats% *}; answered=${stats#* }
+    received=$(json "$result" answeredInAll)
+    truncated=$(json "$result" truncated)
+    unanswered=$(json "$result" unanswered)
+    check "$label: every request the server accepted got its full answer" \
+        "$([ -n "$accepted" ] && [ "$accepted" = "$answered" ] && [ "$received" = "$accepted" ] && [ "$truncated" -eq 0 ] && echo true || echo false)" \
+        "server accepted ${accepted:-?} and answered ${answered:-?}; the clients received $received whole, $truncated truncated, $unanswered sent on connections closed before reading them"
+    after=$(json "$result" connectsAcceptedAfterShutdown)
+    refused=$(json "$result" connectsRefused)
+    check "$label: new connections are refused after" \
+        "$([ "$after" -eq 0 ] && [ "$refused" -gt 0 ] && echo true || echo false)" \
+        "$refused connects refused, $after accepted after the server began closing connections"
+    order=$(sed -n 's/.*\] \([A-Za-z]*Service\) heard willTerminate.*/\1/p' "$log" | tr '\n' ' ')
+    said=$(grep -c "$closing" "$log")
+    check "$label: the services hear their tear-down in reverse order" \
+        "$([ "$order" = "HealthService $service " ] && [ "$said" -eq 1 ] && echo true || echo false)" \
+        "willTerminate: ${order% }; $(grep -o "$closing.*" "$log" | head -n 1 | cut -c1-120)"
+}
+
 if $postgres; then
     # shellcheck source=load-and-faults-postgres.sh
     source scripts/load-and-faults-postgres.sh
@@ -156,16 +202,7 @@ if [ -n "$plain_runs" ] && [ -n "$library_runs" ]; then
     report_args=(report --plain "${plain_runs#,}" --library "${library_runs#,}" --markdown)
     [ -n "$chart" ] && report_args+=(--svg "$chart")
     "$load" "${report_args[@]}" >"$work/report.txt"
-    grep -v '^PASS\|^FAIL' "$work/report.txt"
-    [ -n "$markdown" ] && grep -v '^PASS\|^FAIL' "$work/report.txt" >"$markdown"
-    while IFS= read -r line; do
-        name=${line#* }; name=${name%%: *}; detail=${line#*: }
-        if $short; then
-            echo "INFO (not counted in a short run) $line"
-        else
-            check "$name" "$([ "${line%% *}" = PASS ] && echo true || echo false)" "$detail"
-        fi
-    done < <(grep '^PASS\|^FAIL' "$work/report.txt")
+    report_checks "$work/report.txt" ""
 fi
 
 # --- 2. SIGTERM under load ---------------------------------------------------------------------------------------
@@ -179,27 +216,7 @@ if start_server sigterm library "$work/sigterm.sqlite"; then
     wait "$load_pid"
     load_pid=""
     cat "$work/sigterm-load.txt"
-    check "SIGTERM: the server exits 0 within the deadline" \
-        "$([ "$status" -eq 0 ] && [ "$stop_ms" -lt 30000 ] && echo true || echo false)" \
-        "exit $status after $stop_ms ms (deadline 30 s)"
-    stats=$(sed -n 's/.*stats at exit: accepted \([0-9]*\), answered \([0-9]*\).*/\1 \2/p' "$work/sigterm.log")
-    accepted=${stats% *}; answered=${stats#* }
-    received=$(json "$work/sigterm.json" answeredInAll)
-    truncated=$(json "$work/sigterm.json" truncated)
-    unanswered=$(json "$work/sigterm.json" unanswered)
-    check "SIGTERM: every request the server accepted got its full answer" \
-        "$([ -n "$accepted" ] && [ "$accepted" = "$answered" ] && [ "$received" = "$accepted" ] && [ "$truncated" -eq 0 ] && echo true || echo false)" \
-        "server accepted ${accepted:-?} and answered ${answered:-?}; the clients received $received whole, $truncated truncated, $unanswered sent on connections closed before reading them"
-    after=$(json "$work/sigterm.json" connectsAcceptedAfterShutdown)
-    refused=$(json "$work/sigterm.json" connectsRefused)
-    check "SIGTERM: new connections are refused after" \
-        "$([ "$after" -eq 0 ] && [ "$refused" -gt 0 ] && echo true || echo false)" \
-        "$refused connects refused, $after accepted after the server began closing connections"
-    order=$(sed -n 's/.*\] \([A-Za-z]*Service\) heard willTerminate.*/\1/p' "$work/sigterm.log" | tr '\n' ' ')
-    closed=$(grep -c "DatabaseService closed" "$work/sigterm.log")
-    check "SIGTERM: the services hear their tear-down in reverse order" \
-        "$([ "$order" = "StatsLoggerService HealthService DatabaseService " ] && [ "$closed" -eq 1 ] && echo true || echo false)" \
-        "willTerminate: ${order% }; database closed: $closed"
+    sigterm_checks SIGTERM sigterm DatabaseService "DatabaseService closed"
 else
     check "SIGTERM: the server starts" false "see above"
 fi

@@ -4,6 +4,7 @@
 #   scripts/postgres.sh start DIR PORT [DATABASE]   # prints postgres://postgres@127.0.0.1:PORT/DATABASE
 #   scripts/postgres.sh stop DIR PORT
 #   scripts/postgres.sh psql DIR PORT [DATABASE] [PSQL ARGUMENTS...]
+#   scripts/postgres.sh install                      # only what start installs: Debian's package, if no initdb
 #
 # start: installs Debian's postgresql package only when no initdb is found (as root, with apt-get); creates a
 # cluster in DIR with initdb when DIR holds none (its superuser is `postgres`; connections from 127.0.0.1 and DIR's
@@ -18,14 +19,19 @@
 set -euo pipefail
 
 usage() {
-    echo "usage: $0 start DIR PORT [DATABASE] | stop DIR PORT | psql DIR PORT [DATABASE] [ARGS...]" >&2
+    echo "usage: $0 start DIR PORT [DATABASE] | stop DIR PORT | psql DIR PORT [DATABASE] [ARGS...] | install" >&2
     exit 64
 }
-[ $# -ge 3 ] || usage
-command=$1
-dir=$2
-port=$3
-shift 3
+if [ "${1:-}" = install ] && [ $# -eq 1 ]; then
+    command=install dir="" port=0
+    shift
+else
+    [ $# -ge 3 ] || usage
+    command=$1
+    dir=$2
+    port=$3
+    shift 3
+fi
 case "$port" in '' | *[!0-9]*) usage ;; esac
 
 # The newest installed PostgreSQL's programs (Debian keeps them out of PATH, in /usr/lib/postgresql/VERSION/bin).
@@ -40,7 +46,7 @@ find_bin() {
 
 bin=$(find_bin || true)
 if [ -z "$bin" ]; then
-    if [ "$command" != start ]; then echo "$0: PostgreSQL is not installed" >&2; exit 1; fi
+    if [ "$command" != start ] && [ "$command" != install ]; then echo "$0: PostgreSQL is not installed" >&2; exit 1; fi
     if [ "$(id -u)" -ne 0 ]; then
         echo "$0: no initdb found, and installing Debian's postgresql package needs root" >&2
         exit 1
@@ -67,6 +73,9 @@ psql_in() { # DATABASE ARGS...
 }
 
 case "$command" in
+install)
+    echo "$bin"
+    ;;
 start)
     database=${1:-bookshelf}
     case "$database" in '' | *[!a-z0-9_]*) echo "$0: DATABASE is a plain name (a-z, 0-9, _)" >&2; exit 64 ;; esac

@@ -13,11 +13,11 @@ public enum Variant: String, Sendable, CaseIterable {
     case plain
 }
 
-/// The bookshelf server, assembled: its services on a `ServiceRegistry` (the database, the health state, the stats
-/// logger, in that order), the registry hosted by a ``RegistryService``, and the Hummingbird application, all in one
-/// `ServiceGroup` that shuts down gracefully on SIGTERM and SIGINT. Over PostgreSQL, the `PostgresClient` is a
-/// service of that group too, before the registry's adapter: it runs before the services launch and stops after
-/// they are torn down.
+/// The bookshelf server, assembled: its services on a `ServiceRegistry` (the database, then the health state), the
+/// registry hosted by a ``RegistryService``, the stats logger (a periodic job: a service of the group, not of the
+/// registry), and the Hummingbird application, all in one `ServiceGroup` that shuts down gracefully on SIGTERM and
+/// SIGINT. Over PostgreSQL, the `PostgresClient` is a service of that group too, before the registry's adapter: it
+/// runs before the services launch and stops after they are torn down.
 public final class Bookshelf: Sendable {
     /// How the server was asked to run.
     public let configuration: BookshelfConfiguration
@@ -34,6 +34,8 @@ public final class Bookshelf: Sendable {
     public let health: HealthService
     /// The request counters.
     public let stats: RequestStats
+    /// Logs the counters every interval, and at exit.
+    public let statsLogger: StatsLoggerService
     private let store: Store
     private let logger: Logger
 
@@ -76,7 +78,7 @@ public final class Bookshelf: Sendable {
         self.stats = RequestStats()
         registry.register(database)
         registry.register(health)
-        registry.register(StatsLoggerService(stats: stats, interval: configuration.statsInterval, logger: logger))
+        self.statsLogger = StatsLoggerService(stats: stats, interval: configuration.statsInterval, logger: logger)
         self.registry = registry
         self.registryService = RegistryService(registry: registry, tearDownDeadline: configuration.tearDownDeadline)
     }
@@ -99,7 +101,7 @@ public final class Bookshelf: Sendable {
             }
         return Self.serviceGroup(
             router: router,
-            services: (postgresClient.map { [$0] } ?? []) + [registryService],
+            services: (postgresClient.map { [$0] } ?? []) + [registryService, statsLogger],
             registryService: registryService,
             configuration: configuration,
             gracefulShutdownSignals: gracefulShutdownSignals,

@@ -81,17 +81,21 @@ final class LoadRun {
         let end = start + .nanoseconds(Int64(options.duration * 1e9))
         measuring = (start, end)
         let (servers, database) = (options.serverPIDs, options.databasePID)
-        guard !servers.isEmpty || database != nil else { return }
         let run = NIOLoopBound(self, eventLoop: eventLoop)
         eventLoop.scheduleTask(deadline: start) {
             run.value.serverCPUAtStart = processesCPUSeconds(servers)
             run.value.databaseCPUAtStart = database.flatMap(processTreeCPUSeconds)
+            run.value.loadAverages.append(contentsOf: loadAverage().map { [$0] } ?? [])
         }
         eventLoop.scheduleTask(deadline: end) {
             run.value.serverCPUAtEnd = processesCPUSeconds(servers)
             run.value.databaseCPUAtEnd = database.flatMap(processTreeCPUSeconds)
+            run.value.loadAverages.append(contentsOf: loadAverage().map { [$0] } ?? [])
         }
     }
+
+    /// The machine's load average (1 minute) when the measured part began and ended.
+    private var loadAverages: [Double] = []
 
     private var serverCPUAtStart: Double?
     private var serverCPUAtEnd: Double?
@@ -347,6 +351,7 @@ final class LoadRun {
                 databaseCPUAtStart.map { start in (end - start) * 1e6 / Double(max(1, count)) }
             },
             byPort: byPort.isEmpty ? nil : Dictionary(uniqueKeysWithValues: byPort.map { (String($0.key), $0.value) }),
+            loadAverages: loadAverages,
             readbacks: options.readbackEvery > 0 ? readbacks : nil,
             readbackMismatches: options.readbackEvery > 0 ? readbackMismatches : nil
         )
@@ -479,6 +484,9 @@ struct LoadResult: Codable {
     var databaseCPUMicrosPerRequest: Double?
     /// By port (instance): what it answered.
     var byPort: [String: PortStats]?
+    /// The machine's load average over 1 minute (`/proc/loadavg`) when the measured part began and ended; for a
+    /// mean of runs, every run's.
+    var loadAverages: [Double]?
     /// With `--readback-every`: the acknowledged PUTs read back through another instance, and those that read back
     /// something else.
     var readbacks: Int?
@@ -490,7 +498,8 @@ struct LoadResult: Codable {
             \(label): \(requests) requests in \(String(format: "%.1f", seconds)) s = \(String(format: "%.0f", throughput)) req/s \
             over \(connections) connections; latency p50 \(fmt(p50)) ms, p90 \(fmt(p90)) ms, p99 \(fmt(p99)) ms, \
             p99.9 \(fmt(p999)) ms, max \(fmt(max)) ms\(serverCPUMicrosPerRequest.map { "; server CPU \(fmt($0)) µs a request" } ?? "")\
-            \(databaseCPUMicrosPerRequest.map { ", database CPU \(fmt($0)) µs" } ?? "")
+            \(databaseCPUMicrosPerRequest.map { ", database CPU \(fmt($0)) µs" } ?? "")\
+            \(loadAverages?.isEmpty == false ? "; load average \(loadRange(loadAverages))" : "")
               answers: \(statuses) (\(answeredInAll) in all); unexpected \(unexpected), unanswered \(unanswered), \
             truncated \(truncated); closed by the server \(closedByServer), connects refused \(connectsRefused), \
             accepted after shutdown began \(connectsAcceptedAfterShutdown)
@@ -499,6 +508,13 @@ struct LoadResult: Codable {
 }
 
 func fmt(_ value: Double) -> String { String(format: "%.2f", value) }
+
+/// The machine's load average over the last minute, from `/proc/loadavg`; nil elsewhere.
+func loadAverage() -> Double? {
+    (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first.flatMap {
+        Double(String($0))
+    }
+}
 
 /// The CPU time of the processes `pids`, added up; nil if any cannot be read.
 func processesCPUSeconds(_ pids: [Int32]) -> Double? {

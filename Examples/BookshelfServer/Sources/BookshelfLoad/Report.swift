@@ -1,5 +1,11 @@
 import Foundation
 
+/// The lowest and highest of `averages`, "1.20–3.40" (the machine's load while the runs were measured).
+func loadRange(_ averages: [Double]?) -> String {
+    guard let averages, let low = averages.min(), let high = averages.max() else { return "" }
+    return low == high ? fmt(low) : "\(fmt(low))–\(fmt(high))"
+}
+
 /// The comparison of the two variants' runs: the table, the ratios against the targets, and the chart.
 struct Comparison {
     static let throughputTarget = 0.95
@@ -26,6 +32,7 @@ struct Comparison {
                 + "\(fmt(result.p90)) | \(fmt(result.p99)) | \(fmt(result.p999)) | \(fmt(result.max)) | "
                 + "\(result.serverCPUMicrosPerRequest.map(fmt) ?? "") |"
                 + (database ? " \(result.databaseCPUMicrosPerRequest.map(fmt) ?? "") |" : "")
+                + " \(loadRange(result.loadAverages)) |"
         }
         func ratio(_ value: KeyPath<LoadResult, Double>) -> String {
             String(format: "%.3f", library[keyPath: value] / plain[keyPath: value])
@@ -35,12 +42,12 @@ struct Comparison {
         }
         return """
             | variant | requests | req/s | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | server CPU µs/request |\
-            \(database ? " database CPU µs/request |" : "")
-            |---|---:|---:|---:|---:|---:|---:|---:|---:|\(database ? "---:|" : "")
+            \(database ? " database CPU µs/request |" : "") load average |
+            |---|---:|---:|---:|---:|---:|---:|---:|---:|\(database ? "---:|" : "")---|
             \(row(plain))
             \(row(library))
             | library ÷ plain | | \(ratio(\.throughput)) | \(ratio(\.p50)) | \(ratio(\.p90)) | \(ratio(\.p99)) | \
-            \(ratio(\.p999)) | | \(cpuRatio.map { String(format: "%.3f", $0) } ?? "") |\(database ? " \(databaseRatio ?? "") |" : "")
+            \(ratio(\.p999)) | | \(cpuRatio.map { String(format: "%.3f", $0) } ?? "") |\(database ? " \(databaseRatio ?? "") |" : "") |
             """
     }
 
@@ -169,6 +176,7 @@ extension LoadResult {
         mean.max = runs.map(\.max).max() ?? 0
         let cpu = runs.compactMap(\.serverCPUMicrosPerRequest)
         mean.serverCPUMicrosPerRequest = cpu.count == runs.count ? cpu.reduce(0, +) / count : nil
+        mean.loadAverages = runs.flatMap { $0.loadAverages ?? [] }
         let database = runs.compactMap(\.databaseCPUMicrosPerRequest)
         mean.databaseCPUMicrosPerRequest = database.count == runs.count ? database.reduce(0, +) / count : nil
         return mean

@@ -72,22 +72,13 @@ public final class PostgresDatabaseService: Interactors.Service {
         try Response { try await table.create(within: startupDeadline) }.get()
         isOpen.withLockedValue { $0 = true }
         if let executor {
-            // `.immediate`: the use case starts its repository call on the request's own thread; the call itself
-            // runs in a task of its own, so another queue would only add a hop.
-            let repository = SingleSourceRepository(PostgresDataSource(table))
-            executor.register(GetInteractor(repository: repository, queue: .immediate))
-            executor.register(GetAllInteractor(repository: repository, queue: .immediate))
-            executor.register(PutInteractor(repository: repository, queue: .immediate))
-            executor.register(DeleteInteractor(repository: repository, queue: .immediate))
+            executor.registerBookInteractors(over: PostgresDataSource(table))
         }
         logger.info("PostgresDatabaseService opened table books in \(location)")
     }
 
     private func close() {
-        executor?.unregister(GetRequest<Book>.self)
-        executor?.unregister(GetAllRequest<Book>.self)
-        executor?.unregister(PutRequest<Book>.self)
-        executor?.unregister(DeleteRequest<Book>.self)
+        executor?.unregisterBookInteractors()
         isOpen.withLockedValue { $0 = false }
         // The client still runs (the group stops it after the registry): the service's last query shows it.
         let table = self.table

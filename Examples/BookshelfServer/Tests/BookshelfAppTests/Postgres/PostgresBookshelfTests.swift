@@ -21,25 +21,7 @@ struct PostgresBookshelfTests {
         let lines = NIOLockedValueBox<[String]>([])
         let server = try await startBookshelf(location, variant: variant, lines: lines)
 
-        let dune = #"{"id":"b 1","title":"Dune","author":"Frank Herbert"}"#
-        let put = try await server.request("PUT", "/books/b%201", body: dune)
-        #expect(put.status == 200)
-        #expect(
-            try JSONDecoder().decode(Book.self, from: Data(put.body))
-                == Book(id: "b 1", title: "Dune", author: "Frank Herbert")
-        )
-        let get = try await server.request("GET", "/books/b%201")
-        #expect(get.status == 200)
-        #expect(try JSONDecoder().decode(Book.self, from: Data(get.body)).title == "Dune")
-        let list = try await server.request("GET", "/books")
-        #expect(try JSONDecoder().decode([Book].self, from: Data(list.body)).map(\.id) == ["b 1"])
-        #expect(try await server.request("DELETE", "/books/b%201").status == 204)
-        #expect(try await server.request("DELETE", "/books/b%201").status == 204, "a delete is idempotent")
-        let gone = try await server.request("GET", "/books/b%201")
-        #expect(gone.status == 404)
-        #expect(errorBody(gone)?.code == "notFound")
-        let health = try await server.request("GET", "/health")
-        #expect(health.bodyText.contains(#""variant":"\#(variant.rawValue)""#))
+        try await exerciseTheRoutes(of: server, variant: variant)
         try await server.stop()
     }
 
@@ -83,13 +65,13 @@ struct PostgresBookshelfTests {
 
 /// What fails without a server: a database nobody answers for, a URL that names none.
 @Suite struct PostgresWithoutAServerTests {
+    /// A database on a port of 127.0.0.1 nobody listens on.
+    private func unreachable() throws -> PostgresLocation {
+        PostgresLocation(host: "127.0.0.1", port: try PostgresServer.freePort(), username: "u", database: "d")
+    }
+
     @Test func aCallToAServerThatIsDownFailsWithStorageFailedAtItsDeadline() async throws {
-        let location = PostgresLocation(
-            host: "127.0.0.1",
-            port: try PostgresServer.freePort(),
-            username: "u",
-            database: "d"
-        )
+        let location = try unreachable()
         try await withPostgresClient(location) { client in
             let table = try PostgresTable<Book>(
                 client: client,
@@ -110,12 +92,7 @@ struct PostgresBookshelfTests {
     }
 
     @Test func theDatabaseServiceFailsToLaunchWhenTheServerCannotBeReached() async throws {
-        let location = PostgresLocation(
-            host: "127.0.0.1",
-            port: try PostgresServer.freePort(),
-            username: "u",
-            database: "d"
-        )
+        let location = try unreachable()
         try await withPostgresClient(location) { client in
             let service = PostgresDatabaseService(
                 client: client,

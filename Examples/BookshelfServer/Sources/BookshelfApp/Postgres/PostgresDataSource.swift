@@ -15,8 +15,8 @@ public import InteractorsData
 /// Swift over the rows); `put` an upsert answered once committed; `delete` of a missing id succeeds; `putAll` and
 /// `deleteAll` each one transaction; any other query fails with `queryNotSupported` at once.
 ///
-/// Each call starts the table's `async` call in a task and returns its `Response` at once: cancelling the
-/// response cancels the task, and so the statement (see ``PostgresTable``).
+/// Each call starts the table's call (``PostgresTable/response(_:)``, a task of its own) and returns its `Response`
+/// at once: cancelling the response cancels the call, and so its statement (see ``PostgresTable``).
 public struct PostgresDataSource<Value: Codable & Identifiable & Sendable>: DataSource where Value.ID == String {
     /// The table the calls go to.
     public let table: PostgresTable<Value>
@@ -29,11 +29,9 @@ public struct PostgresDataSource<Value: Codable & Identifiable & Sendable>: Data
     /// The one value `query` selects (an `IdQuery` reads one row; other queries the first of their answer);
     /// `notFound` when there is none.
     public func get(_ query: any Query) -> Response<Value> {
-        if let query = query as? IdQuery<String> {
-            return Response { [table] in try await table.value(query.id) }
-        }
-        return plan(query) { [table] selection in
-            guard let first = try await table.values(selection).first else {
+        if let query = query as? IdQuery<String> { return table.response(table.get(query.id)) }
+        return plan(query) { selection in table.response(table.list(selection)) }.map { [table] values in
+            guard let first = values.first else {
                 throw DataError(code: .notFound, message: "nothing matches \(query) in \(table.sourceName)")
             }
             return first
@@ -42,17 +40,25 @@ public struct PostgresDataSource<Value: Codable & Identifiable & Sendable>: Data
 
     /// Every value `query` selects.
     public func getAll(_ query: any Query) -> Response<[Value]> {
-        plan(query) { [table] selection in try await table.values(selection) }
+        plan(query) { selection in table.response(table.list(selection)) }
     }
 
     /// Stores `value`, replacing the value with its id; answers once committed.
     public func put(_ value: Value) -> Response<Value> {
-        Response { [table] in try await table.put(value) }
+        do {
+            return table.response(try table.put(value))
+        } catch {
+            return Response(error: error)
+        }
     }
 
     /// Stores `values`, in order, in one transaction.
     public func putAll(_ values: [Value]) -> Response<[Value]> {
-        Response { [table] in try await table.putAll(values) }
+        do {
+            return table.response(try table.putAll(values))
+        } catch {
+            return Response(error: error)
+        }
     }
 
     /// Deletes the value with the `IdQuery`'s id; succeeds when there is none.
@@ -65,22 +71,21 @@ public struct PostgresDataSource<Value: Codable & Identifiable & Sendable>: Data
                 )
             )
         }
-        return Response { [table] in try await table.delete(query.id) }
+        return table.response(table.delete(query.id))
     }
 
     /// Deletes every value `query` selects, in one transaction; `AllObjectsQuery` empties the table.
     public func deleteAll(_ query: any Query) -> Response<Void> {
-        plan(query) { [table] selection in try await table.delete(selection) }
+        plan(query) { selection in table.response(table.delete(selection)) }
     }
 
-    /// A response running `body` with `query`'s selection, or failing at once when the source cannot answer it.
+    /// The response `start` makes of `query`'s selection, or one failing at once when the source cannot answer it.
     private func plan<T: Sendable>(
         _ query: any Query,
-        _ body: @escaping @Sendable (PostgresSelection<Value>) async throws -> T
+        _ start: (PostgresSelection<Value>) -> Response<T>
     ) -> Response<T> {
         do {
-            let selection = try PostgresSelection<Value>(query, source: table.sourceName)
-            return Response { try await body(selection) }
+            return start(try PostgresSelection<Value>(query, source: table.sourceName))
         } catch {
             return Response(error: error)
         }

@@ -1,31 +1,66 @@
+public import Interactors
 import InteractorsData
 import Logging
 import NIOConcurrencyHelpers
+import NIOCore
 import PostgresNIO
 
 extension PostgresTable {
     // MARK: Running a call
 
-    /// `body` on a leased connection, within the deadline; what it throws as a `DataError` (or
-    /// `CancellationError`). A cancelled call has the server cancel the statement it runs (see the type's comment).
-    func run<T: Sendable>(
-        _ operation: String,
+    /// The call `name`: `body` on a leased connection, within `deadline` (the table's by default).
+    func call<T: Sendable>(
+        _ name: String,
         deadline: Duration? = nil,
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
-    ) async throws -> T {
-        let deadline = deadline ?? self.deadline
-        do {
-            return try await withDeadline(deadline) { [self] in
-                try await client.withConnection { connection in try await cancellable(body, on: connection) }
+    ) -> PostgresCall<T> {
+        PostgresCall(name: name, deadline: deadline ?? self.deadline, body: body)
+    }
+
+    /// Runs `call` and returns what it answers; throws its `DataError`, `storageFailed` once its deadline passes,
+    /// or `CancellationError` at once when the calling task is cancelled (the call's statement is then cancelled).
+    public func run<T: Sendable>(_ call: PostgresCall<T>) async throws -> T {
+        let started = NIOLockedValueBox<RunningCall<T>?>(nil)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let running = start(call) { continuation.resume(with: $0) }
+                started.withLockedValue { $0 = running }
+                // Cancelled before `running` was there for the handler below to cancel.
+                if Task.isCancelled { running.cancel() }
             }
-        } catch is DeadlinePassed {
-            throw DataError(
+        } onCancel: {
+            started.withLockedValue { $0 }?.cancel()
+        }
+    }
+
+    /// Starts `call` and returns its response at once; cancelling the response cancels the call (and its
+    /// statement).
+    public func response<T: Sendable>(_ call: PostgresCall<T>) -> Response<T> {
+        let (response, resolver) = Response<T>.makePending()
+        let running = start(call) { _ = resolver.resolve($0) }
+        resolver.onCancel { running.cancel() }
+        return response
+    }
+
+    /// Starts `call` in a task of its own, with a timer for its deadline; `deliver` gets the first of its outcome
+    /// (errors as `DataError`s), its deadline, and its cancellation.
+    private func start<T: Sendable>(
+        _ call: PostgresCall<T>,
+        deliver: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) -> RunningCall<T> {
+        RunningCall(deadline: call.deadline, deliver: deliver) { [self] in
+            do {
+                return try await client.withConnection { connection in try await cancellable(call.body, on: connection)
+                }
+            } catch {
+                if Task.isCancelled { throw CancellationError() }
+                throw dataError(error, call.name)
+            }
+        } timedOut: { [sourceName] in
+            DataError(
                 code: .storageFailed,
-                message: "\(sourceName).\(operation): PostgreSQL did not answer within \(deadline)"
+                message: "\(sourceName).\(call.name): PostgreSQL did not answer within \(call.deadline)"
             )
-        } catch {
-            if Task.isCancelled { throw CancellationError() }
-            throw dataError(error, operation)
         }
     }
 
@@ -106,5 +141,78 @@ private final class Cancelling: Sendable {
 
     func finished() async {
         await request.withLockedValue { $0 }?.value
+    }
+}
+
+/// One operation of a ``PostgresTable``: its name in messages, its deadline, and what it does on a leased
+/// connection. ``PostgresTable/run(_:)`` awaits it; ``PostgresTable/response(_:)`` starts it as a `Response`.
+public struct PostgresCall<T: Sendable>: Sendable {
+    /// The operation's name: `get`, `put`…
+    public let name: String
+    /// How long it may take, waiting for a connection included.
+    public let deadline: Duration
+    let body: @Sendable (PostgresConnection) async throws -> T
+}
+
+/// A call under way: its task, the timer of its deadline, and the one place its outcome goes, the first of the
+/// call's own outcome, its deadline, and its cancellation.
+///
+/// The task is not awaited past the deadline, nor past a cancellation: PostgresNIO 1.33 never answers a query
+/// written on a connection that has just closed (`PostgresConnection.query` writes it with no promise, and a
+/// closed channel drops it), which a server shutting down does to every connection of the pool. Such a call
+/// answers at its deadline; its stuck task, holding the lease of a connection the pool has already let go, is what
+/// is left behind.
+private final class RunningCall<T: Sendable>: Sendable {
+    private struct State {
+        var deliver: (@Sendable (Result<T, any Error>) -> Void)?
+        var task: Task<Void, Never>?
+        var timer: Scheduled<Void>?
+    }
+
+    private let state: NIOLockedValueBox<State>
+
+    init(
+        deadline: Duration,
+        deliver: @escaping @Sendable (Result<T, any Error>) -> Void,
+        operation: @escaping @Sendable () async throws -> T,
+        timedOut: @escaping @Sendable () -> any Error
+    ) {
+        state = NIOLockedValueBox(State(deliver: deliver))
+        let task = Task { [self] in
+            do {
+                finish(.success(try await operation()))
+            } catch {
+                finish(.failure(error))
+            }
+        }
+        // On an event loop of the pool's: a timer that takes no task and no thread.
+        let timer = PostgresClient.defaultEventLoopGroup.any().scheduleTask(
+            in: .nanoseconds(Int64(deadline / .nanoseconds(1)))
+        ) { [self] in
+            finish(.failure(timedOut()))
+            cancel()
+        }
+        let finished = state.withLockedValue { state in
+            (state.task, state.timer) = (task, timer)
+            return state.deliver == nil
+        }
+        if finished { timer.cancel() }
+    }
+
+    /// Delivers `outcome` if nothing was delivered yet, and stops the timer.
+    func finish(_ outcome: Result<T, any Error>) {
+        let (deliver, timer) = state.withLockedValue { state in
+            defer { state.deliver = nil }
+            return (state.deliver, state.timer)
+        }
+        guard let deliver else { return }
+        timer?.cancel()
+        deliver(outcome)
+    }
+
+    /// Delivers `CancellationError` if nothing was delivered yet, and cancels the task (which cancels the statement).
+    func cancel() {
+        finish(.failure(CancellationError()))
+        state.withLockedValue { $0.task }?.cancel()
     }
 }

@@ -2,8 +2,9 @@ public import InteractorsData
 public import Logging
 public import PostgresNIO
 
-/// One table of a PostgreSQL database keeping values of one type, as `async` calls: what ``PostgresDataSource``
-/// wraps in `Response`s, and what the plain twin awaits itself.
+/// One table of a PostgreSQL database keeping values of one type: each operation a ``PostgresCall`` (what to do on a
+/// connection), which ``run(_:)`` awaits (the plain twin) and ``response(_:)`` starts as a `Response` (what
+/// ``PostgresDataSource`` answers), the same work and the same deadline either way.
 ///
 /// The table has a text primary key, the value as `jsonb`, and the order values were first stored (a put that
 /// replaces a value keeps its place): see ``PostgresTableSQL``. Every call fails with a `DataError`, coded as
@@ -51,8 +52,8 @@ public struct PostgresTable<Value: Codable & Identifiable & Sendable>: Sendable 
     // MARK: Reading
 
     /// The value with `id`; `notFound` when there is none.
-    public func value(_ id: String) async throws -> Value {
-        try await run("get") { [sql] connection in
+    public func get(_ id: String) -> PostgresCall<Value> {
+        call("get") { [sql, logger, sourceName] connection in
             let rows = try await connection.query(sql.selectOne(id), logger: logger)
             for try await body in rows.decode(JSONB<Value>.self) { return body.wrapped }
             throw DataError(code: .notFound, message: "no row with id '\(id)' in \(sourceName)")
@@ -61,8 +62,8 @@ public struct PostgresTable<Value: Codable & Identifiable & Sendable>: Sendable 
 
     /// The values `selection` names: every value in the order first stored, those of some ids in the ids' order
     /// (those found), or those a condition keeps.
-    public func values(_ selection: PostgresSelection<Value>) async throws -> [Value] {
-        try await run("getAll") { [sql] connection in
+    public func list(_ selection: PostgresSelection<Value>) -> PostgresCall<[Value]> {
+        call("getAll") { [sql, logger] connection in
             switch selection {
             case .ids(let ids):
                 var found: [String: Value] = [:]
@@ -85,8 +86,8 @@ public struct PostgresTable<Value: Codable & Identifiable & Sendable>: Sendable 
     }
 
     /// How many rows the table holds.
-    public func count() async throws -> Int {
-        try await run("count") { [sql] connection in
+    public func count() -> PostgresCall<Int> {
+        call("count") { [sql, logger] connection in
             for try await count in try await connection.query(sql.count, logger: logger).decode(Int.self) {
                 return count
             }
@@ -97,18 +98,20 @@ public struct PostgresTable<Value: Codable & Identifiable & Sendable>: Sendable 
     // MARK: Writing
 
     /// Stores `value`, replacing the row with its id (which keeps its place); answers once committed.
-    public func put(_ value: Value) async throws -> Value {
+    /// `mappingFailed` at once when the value does not encode.
+    public func put(_ value: Value) throws(DataError) -> PostgresCall<Value> {
         let statement = try encoded { () throws -> PostgresQuery in try sql.upsert(value) }
-        return try await run("put") { [self] connection in
+        return call("put") { [self] connection in
             try await write(statement, on: connection)
             return value
         }
     }
 
-    /// Stores `values` in order, in one transaction: all of them, or none.
-    public func putAll(_ values: [Value]) async throws -> [Value] {
+    /// Stores `values` in order, in one transaction: all of them, or none. `mappingFailed` at once when one does
+    /// not encode.
+    public func putAll(_ values: [Value]) throws(DataError) -> PostgresCall<[Value]> {
         let statements = try encoded { () throws -> [PostgresQuery] in try values.map(sql.upsert) }
-        return try await run("putAll") { [logger] connection in
+        return call("putAll") { [logger] connection in
             try await connection.withTransaction(logger: logger) { connection in
                 for statement in statements { try await connection.query(statement, logger: logger) }
             }
@@ -117,15 +120,15 @@ public struct PostgresTable<Value: Codable & Identifiable & Sendable>: Sendable 
     }
 
     /// Deletes the row of `id`; succeeds when there is none.
-    public func delete(_ id: String) async throws {
-        try await run("delete") { [self] connection in
+    public func delete(_ id: String) -> PostgresCall<Void> {
+        call("delete") { [self] connection in
             try await write(sql.deleteSome([id]), on: connection)
         }
     }
 
     /// Deletes the rows `selection` names, in one transaction.
-    public func delete(_ selection: PostgresSelection<Value>) async throws {
-        try await run("deleteAll") { [self] connection in
+    public func delete(_ selection: PostgresSelection<Value>) -> PostgresCall<Void> {
+        call("deleteAll") { [self] connection in
             switch selection {
             case .all:
                 try await write(sql.deleteAll, on: connection)
@@ -164,8 +167,8 @@ public struct PostgresTable<Value: Codable & Identifiable & Sendable>: Sendable 
     /// that is not up yet). Instances that start together take turns (a transaction-scoped advisory lock: two
     /// `CREATE TABLE IF NOT EXISTS` at once can both try to create it). `corruptStore` if a table of that name
     /// exists but is not one this source keeps.
-    public func create(within deadline: Duration) async throws {
-        try await run("create", deadline: deadline) { [sql, logger] connection in
+    public func create(within deadline: Duration) -> PostgresCall<Void> {
+        call("create", deadline: deadline) { [sql, logger, sourceName] connection in
             try await connection.withTransaction(logger: logger) { connection in
                 try await connection.query(sql.lockCreation, logger: logger)
                 try await connection.query(sql.create, logger: logger)
@@ -194,5 +197,4 @@ public struct PostgresTable<Value: Codable & Identifiable & Sendable>: Sendable 
             )
         }
     }
-
 }

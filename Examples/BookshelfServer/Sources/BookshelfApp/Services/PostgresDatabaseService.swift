@@ -67,9 +67,7 @@ public final class PostgresDatabaseService: Interactors.Service {
 
     private func open() throws {
         // Blocking is this hook's job: the adapter runs it on a thread of its own, and the server binds after it.
-        let table = self.table
-        let startupDeadline = self.startupDeadline
-        try Response { try await table.create(within: startupDeadline) }.get()
+        try table.response(table.create(within: startupDeadline)).get()
         isOpen.withLockedValue { $0 = true }
         if let executor {
             executor.registerBookInteractors(over: PostgresDataSource(table))
@@ -81,8 +79,7 @@ public final class PostgresDatabaseService: Interactors.Service {
         executor?.unregisterBookInteractors()
         isOpen.withLockedValue { $0 = false }
         // The client still runs (the group stops it after the registry): the service's last query shows it.
-        let table = self.table
-        let count = Result { try Response { try await table.count() }.get() }
+        let count = Result { try table.response(table.count()).get() }
         switch count {
         case .success(let count):
             logger.info("PostgresDatabaseService closed table books in \(location): \(count) books")

@@ -1,5 +1,6 @@
-/// The plain twin over PostgreSQL: each call awaits the ``PostgresTable``'s `async` call from the handler, with no
-/// executor, interactor, repository or `Response`: the code a server author writes without the library.
+/// The plain twin over PostgreSQL: each call awaits the ``PostgresTable``'s call from the handler
+/// (``PostgresTable/run(_:)``), with no executor, interactor, repository or `Response`: the code a server author
+/// writes without the library.
 ///
 /// Like most handlers, it does not watch its client: a request whose client went away runs to its end (at most
 /// the table's deadline), where the library variant cancels the request's `Response`.
@@ -12,23 +13,27 @@ public struct PlainPostgresBookStore: BookStore {
         self.database = database
     }
 
-    /// The table's `value(_:)`.
+    /// The table's `get(_:)`.
     public func book(_ id: String, client: ClientConnection) async throws -> Book {
-        try await database.books().value(id)
+        let table = try database.books()
+        return try await table.run(table.get(id))
     }
 
-    /// The table's `values(.all)`.
+    /// The table's `list(.all)`.
     public func books(client: ClientConnection) async throws -> [Book] {
-        try await database.books().values(.all)
+        let table = try database.books()
+        return try await table.run(table.list(.all))
     }
 
     /// The table's `put(_:)`.
     public func put(_ book: Book, client: ClientConnection) async throws -> Book {
-        try await database.books().put(book)
+        let table = try database.books()
+        return try await table.run(table.put(book))
     }
 
     /// The table's `delete(_:)`.
     public func delete(_ id: String, client: ClientConnection) async throws {
-        try await database.books().delete(id)
+        let table = try database.books()
+        try await table.run(table.delete(id))
     }
 }

@@ -128,7 +128,7 @@ struct PostgresDataSourceTests {
                 logger: quietLogger
             )
             try await withThrowingTaskGroup(of: Void.self) { group in
-                for _ in 0..<8 { group.addTask { try await table.create(within: .seconds(30)) } }
+                for _ in 0..<8 { group.addTask { try await table.run(table.create(within: .seconds(30))) } }
                 try await group.waitForAll()
             }
         }
@@ -146,7 +146,9 @@ struct PostgresDataSourceTests {
                 location: server.location,
                 logger: quietLogger
             )
-            let error = await #expect(throws: DataError.self) { try await table.create(within: .seconds(30)) }
+            let error = await #expect(throws: DataError.self) {
+                try await table.run(table.create(within: .seconds(30)))
+            }
             #expect(error?.code == .corruptStore, "\(String(describing: error))")
         }
     }
@@ -165,7 +167,7 @@ struct PostgresDataSourceTests {
                 deadline: .seconds(30),
                 logger: quietLogger
             )
-            try await table.create(within: .seconds(30))
+            try await table.run(table.create(within: .seconds(30)))
             try await body(PostgresDataSource(table), name)
         }
     }

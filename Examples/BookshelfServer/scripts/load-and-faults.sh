@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # The bookshelf server's load comparison and fault runs, in one go; one line per check, `N passed, M failed` last.
 #
-#   scripts/load-and-faults.sh [--short] [--debug] [--chart FILE] [--markdown FILE]
+#   scripts/load-and-faults.sh [--short] [--debug] [--postgres] [--chart FILE] [--markdown FILE]
+#
+# With --postgres, the same kinds of runs over PostgreSQL instead, with two instances on one database (see
+# scripts/load-and-faults-postgres.sh, which this script runs then): a server of its own is started and stopped
+# by scripts/postgres.sh.
 #
 # 1. Load: each variant (plain, then library, then library, then plain: ABBA, so a drift of the machine's load
 #    falls on both) on a fresh database seeded with the 10,000 books, 64 keep-alive connections for 30 s (10 s and
@@ -20,6 +24,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 short=false
+postgres=false
 configuration=release
 chart=""
 markdown=""
@@ -27,9 +32,10 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --short) short=true ;;
         --debug) configuration=debug ;;
+        --postgres) postgres=true ;;
         --chart) chart="$2"; shift ;;
         --markdown) markdown="$2"; shift ;;
-        *) echo "usage: $0 [--short] [--debug] [--chart FILE] [--markdown FILE]" >&2; exit 64 ;;
+        *) echo "usage: $0 [--short] [--debug] [--postgres] [--chart FILE] [--markdown FILE]" >&2; exit 64 ;;
     esac
     shift
 done
@@ -38,13 +44,20 @@ if $short; then load_seconds=10; kill_rounds=1; order="plain library"; else load
 work=$(mktemp -d)
 server_pid=""
 load_pid=""
+postgres_dir=""
+postgres_port=""
+server_options=()
 cleanup() {
-    # Only the processes this script started, by their ids.
-    [ -n "$load_pid" ] && kill "$load_pid" 2>/dev/null
-    [ -n "$server_pid" ] && kill -KILL "$server_pid" 2>/dev/null
+    # Only the processes this script started and has not waited for yet (its jobs), by their ids; and the
+    # PostgreSQL server it started, if any.
+    for pid in $(jobs -p); do kill -KILL "$pid" 2>/dev/null; done
+    [ -n "$postgres_dir" ] && scripts/postgres.sh stop "$postgres_dir" "$postgres_port" >/dev/null 2>&1
     rm -rf "$work"
 }
 trap cleanup EXIT
+# Killed or interrupted, it still cleans up (the EXIT trap runs on exit, not on a signal's default action).
+trap 'exit 143' TERM
+trap 'exit 130' INT
 
 passed=0
 failed=0
@@ -67,11 +80,12 @@ bin=".build/$configuration"
 load="$bin/BookshelfLoad"
 echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
-# start_server NAME VARIANT DATABASE: starts the server, waits for its `listening on` line, sets $port.
+# start_server NAME VARIANT DATABASE [PORT]: starts the server (on PORT, or one the system picks), waits for its
+# `listening on` line, sets $server_pid and $port.
 start_server() {
     local name=$1
     : >"$work/$name.out"
-    "$bin/BookshelfServer" --port 0 --database "$3" --variant "$2" --stats-interval 5 \
+    "$bin/BookshelfServer" --port "${4:-0}" --database "$3" --variant "$2" --stats-interval 5 "${server_options[@]}" \
         >"$work/$name.out" 2>"$work/$name.log" &
     server_pid=$!
     port=""
@@ -98,6 +112,64 @@ stop_server() {
 }
 
 json() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
+
+# report_checks FILE PREFIX: prints a `report`'s table (and writes it to --markdown's file), then counts its target
+# lines as checks named PREFIX + the line's name; with --short, prints them as INFO instead.
+report_checks() {
+    local line name detail
+    grep -v '^PASS\|^FAIL' "$1"
+    [ -n "$markdown" ] && grep -v '^PASS\|^FAIL' "$1" >"$markdown"
+    while IFS= read -r line; do
+        name=${line#* }; name="$2${name%%: *}"; detail=${line#*: }
+        if $short; then
+            echo "INFO (not counted in a short run) $line"
+        else
+            check "$name" "$([ "${line%% *}" = PASS ] && echo true || echo false)" "$detail"
+        fi
+    done < <(grep '^PASS\|^FAIL' "$1")
+}
+
+# sigterm_checks LABEL NAME SERVICE CLOSED: the checks of a server NAME stopped by SIGTERM under load (its log
+# $work/NAME.log, the load's result $work/NAME.json): it exits 0 within its deadline, every request it accepted was
+# answered whole, new connections are refused, and its registry services (HealthService, then the database service
+# SERVICE) hear their tear-down in reverse order, the database service saying CLOSED (a pattern) once.
+sigterm_checks() {
+    local label=$1 log="$work/$2.log" result="$work/$2.json" service=$3 closing=$4
+    local stats accepted answered received truncated unanswered after refused order said
+    check "$label: the server exits 0 within the deadline" \
+        "$([ "$status" -eq 0 ] && [ "$stop_ms" -lt 30000 ] && echo true || echo false)" \
+        "exit $status after $stop_ms ms (deadline 30 s)"
+    stats=$(sed -n 's/.*stats at exit: accepted \([0-9]*\), answered \([0-9]*\).*/\1 \2/p' "$log")
+    accepted=${stats% *}; answered=${stats#* }
+    received=$(json "$result" answeredInAll)
+    truncated=$(json "$result" truncated)
+    unanswered=$(json "$result" unanswered)
+    check "$label: every request the server accepted got its full answer" \
+        "$([ -n "$accepted" ] && [ "$accepted" = "$answered" ] && [ "$received" = "$accepted" ] && [ "$truncated" -eq 0 ] && echo true || echo false)" \
+        "server accepted ${accepted:-?} and answered ${answered:-?}; the clients received $received whole, $truncated truncated, $unanswered sent on connections closed before reading them"
+    after=$(json "$result" connectsAcceptedAfterShutdown)
+    refused=$(json "$result" connectsRefused)
+    check "$label: new connections are refused after" \
+        "$([ "$after" -eq 0 ] && [ "$refused" -gt 0 ] && echo true || echo false)" \
+        "$refused connects refused, $after accepted after the server began closing connections"
+    order=$(sed -n 's/.*\] \([A-Za-z]*Service\) heard willTerminate.*/\1/p' "$log" | tr '\n' ' ')
+    said=$(grep -c "$closing" "$log")
+    check "$label: the services hear their tear-down in reverse order" \
+        "$([ "$order" = "HealthService $service " ] && [ "$said" -eq 1 ] && echo true || echo false)" \
+        "willTerminate: ${order% }; $(grep -o "$closing.*" "$log" | head -n 1 | cut -c1-120)"
+}
+
+if $postgres; then
+    # shellcheck source=load-and-faults-postgres.sh
+    source scripts/load-and-faults-postgres.sh
+    postgres_runs
+    echo
+    echo "== summary"
+    for line in "${lines[@]}"; do echo "$line"; done
+    echo "$passed passed, $failed failed"
+    [ "$failed" -eq 0 ]
+    exit
+fi
 
 # --- 1. The load comparison --------------------------------------------------------------------------------------
 plain_runs=""
@@ -130,16 +202,7 @@ if [ -n "$plain_runs" ] && [ -n "$library_runs" ]; then
     report_args=(report --plain "${plain_runs#,}" --library "${library_runs#,}" --markdown)
     [ -n "$chart" ] && report_args+=(--svg "$chart")
     "$load" "${report_args[@]}" >"$work/report.txt"
-    grep -v '^PASS\|^FAIL' "$work/report.txt"
-    [ -n "$markdown" ] && grep -v '^PASS\|^FAIL' "$work/report.txt" >"$markdown"
-    while IFS= read -r line; do
-        name=${line#* }; name=${name%%: *}; detail=${line#*: }
-        if $short; then
-            echo "INFO (not counted in a short run) $line"
-        else
-            check "$name" "$([ "${line%% *}" = PASS ] && echo true || echo false)" "$detail"
-        fi
-    done < <(grep '^PASS\|^FAIL' "$work/report.txt")
+    report_checks "$work/report.txt" ""
 fi
 
 # --- 2. SIGTERM under load ---------------------------------------------------------------------------------------
@@ -153,27 +216,7 @@ if start_server sigterm library "$work/sigterm.sqlite"; then
     wait "$load_pid"
     load_pid=""
     cat "$work/sigterm-load.txt"
-    check "SIGTERM: the server exits 0 within the deadline" \
-        "$([ "$status" -eq 0 ] && [ "$stop_ms" -lt 30000 ] && echo true || echo false)" \
-        "exit $status after $stop_ms ms (deadline 30 s)"
-    stats=$(sed -n 's/.*stats at exit: accepted \([0-9]*\), answered \([0-9]*\).*/\1 \2/p' "$work/sigterm.log")
-    accepted=${stats% *}; answered=${stats#* }
-    received=$(json "$work/sigterm.json" answeredInAll)
-    truncated=$(json "$work/sigterm.json" truncated)
-    unanswered=$(json "$work/sigterm.json" unanswered)
-    check "SIGTERM: every request the server accepted got its full answer" \
-        "$([ -n "$accepted" ] && [ "$accepted" = "$answered" ] && [ "$received" = "$accepted" ] && [ "$truncated" -eq 0 ] && echo true || echo false)" \
-        "server accepted ${accepted:-?} and answered ${answered:-?}; the clients received $received whole, $truncated truncated, $unanswered sent on connections closed before reading them"
-    after=$(json "$work/sigterm.json" connectsAcceptedAfterShutdown)
-    refused=$(json "$work/sigterm.json" connectsRefused)
-    check "SIGTERM: new connections are refused after" \
-        "$([ "$after" -eq 0 ] && [ "$refused" -gt 0 ] && echo true || echo false)" \
-        "$refused connects refused, $after accepted after the server began closing connections"
-    order=$(sed -n 's/.*\] \([A-Za-z]*Service\) heard willTerminate.*/\1/p' "$work/sigterm.log" | tr '\n' ' ')
-    closed=$(grep -c "DatabaseService closed" "$work/sigterm.log")
-    check "SIGTERM: the services hear their tear-down in reverse order" \
-        "$([ "$order" = "StatsLoggerService HealthService DatabaseService " ] && [ "$closed" -eq 1 ] && echo true || echo false)" \
-        "willTerminate: ${order% }; database closed: $closed"
+    sigterm_checks SIGTERM sigterm DatabaseService "DatabaseService closed"
 else
     check "SIGTERM: the server starts" false "see above"
 fi

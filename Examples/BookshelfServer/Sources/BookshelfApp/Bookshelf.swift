@@ -1,6 +1,7 @@
 public import Hummingbird
 public import Interactors
 public import Logging
+public import PostgresNIO
 public import ServiceLifecycle
 public import UnixSignals
 
@@ -12,9 +13,11 @@ public enum Variant: String, Sendable, CaseIterable {
     case plain
 }
 
-/// The bookshelf server, assembled: its services on a `ServiceRegistry` (the database, the health state, the stats
-/// logger, in that order), the registry hosted by a ``RegistryService``, and the Hummingbird application, all in one
-/// `ServiceGroup` that shuts down gracefully on SIGTERM and SIGINT.
+/// The bookshelf server, assembled: its services on a `ServiceRegistry` (the database, then the health state), the
+/// registry hosted by a ``RegistryService``, the stats logger (a periodic job: a service of the group, not of the
+/// registry), and the Hummingbird application, all in one `ServiceGroup` that shuts down gracefully on SIGTERM and
+/// SIGINT. Over PostgreSQL, the `PostgresClient` is a service of that group too, before the registry's adapter: it
+/// runs before the services launch and stops after they are torn down.
 public final class Bookshelf: Sendable {
     /// How the server was asked to run.
     public let configuration: BookshelfConfiguration
@@ -22,12 +25,18 @@ public final class Bookshelf: Sendable {
     public let registry: ServiceRegistry
     /// The adapter that runs the registry in the service group.
     public let registryService: RegistryService
-    /// The database service (registered first: the first to start, the last to stop).
-    public let database: DatabaseService
+    /// The database service (registered first: the first to start, the last to stop): a ``DatabaseService`` over
+    /// SQLite, a ``PostgresDatabaseService`` over PostgreSQL.
+    public let database: any Interactors.Service
+    /// Over PostgreSQL, the client whose connections the database service uses; nil over SQLite.
+    public let postgresClient: PostgresClient?
     /// What `GET /health` reports.
     public let health: HealthService
     /// The request counters.
     public let stats: RequestStats
+    /// Logs the counters every interval, and at exit.
+    public let statsLogger: StatsLoggerService
+    private let store: Store
     private let logger: Logger
 
     /// The server for `configuration`, its services registered; nothing runs until ``serviceGroup(onListening:)``
@@ -37,22 +46,42 @@ public final class Bookshelf: Sendable {
         self.logger = logger
         let registry = ServiceRegistry()
         let executor = configuration.variant == .library ? InteractorExecutor() : nil
-        self.database = DatabaseService(fileURL: configuration.databaseURL, executor: executor, logger: logger)
+        switch configuration.database {
+        case .sqlite(let url):
+            let database = DatabaseService(fileURL: url, executor: executor, logger: logger)
+            self.database = database
+            self.postgresClient = nil
+            self.store =
+                if let executor { .library(InteractorBookStore(executor: executor)) } else {
+                    .plainSQLite(PlainBookStore(database: database))
+                }
+        case .postgres(let location):
+            let client = PostgresClient(
+                configuration: location.clientConfiguration(connections: configuration.databaseConnections),
+                backgroundLogger: logger
+            )
+            let database = PostgresDatabaseService(
+                client: client,
+                location: location,
+                executor: executor,
+                requestDeadline: configuration.databaseTimeout,
+                logger: logger
+            )
+            self.database = database
+            self.postgresClient = client
+            self.store =
+                if let executor { .library(InteractorBookStore(executor: executor)) } else {
+                    .plainPostgres(PlainPostgresBookStore(database: database))
+                }
+        }
         self.health = HealthService(logger: logger)
         self.stats = RequestStats()
         registry.register(database)
         registry.register(health)
-        registry.register(StatsLoggerService(stats: stats, interval: configuration.statsInterval, logger: logger))
+        self.statsLogger = StatsLoggerService(stats: stats, interval: configuration.statsInterval, logger: logger)
         self.registry = registry
-        self.registryService = RegistryService(
-            registry: registry,
-            tearDownDeadline: configuration.tearDownDeadline,
-            logger: logger
-        )
-        self.executor = executor
+        self.registryService = RegistryService(registry: registry, tearDownDeadline: configuration.tearDownDeadline)
     }
-
-    private let executor: InteractorExecutor?
 
     /// The group to run: `try await bookshelf.serviceGroup { host, port in print(...) }.run()`. `onListening` is
     /// called once the server accepts connections (with the bound port: ask for port 0 to get a free one).
@@ -60,24 +89,19 @@ public final class Bookshelf: Sendable {
         gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint],
         onListening: @escaping @Sendable (_ host: String, _ port: Int) -> Void
     ) -> ServiceGroup {
+        // Each store passed as its own type, so the routes are specialised for it in both variants alike.
+        let variant = configuration.variant.rawValue
         let router =
-            if let executor {
-                BookRoutes.router(
-                    store: InteractorBookStore(executor: executor),
-                    health: health,
-                    stats: stats,
-                    variant: configuration.variant.rawValue
-                )
-            } else {
-                BookRoutes.router(
-                    store: PlainBookStore(database: database),
-                    health: health,
-                    stats: stats,
-                    variant: configuration.variant.rawValue
-                )
+            switch store {
+            case .library(let store): BookRoutes.router(store: store, health: health, stats: stats, variant: variant)
+            case .plainSQLite(let store):
+                BookRoutes.router(store: store, health: health, stats: stats, variant: variant)
+            case .plainPostgres(let store):
+                BookRoutes.router(store: store, health: health, stats: stats, variant: variant)
             }
         return Self.serviceGroup(
             router: router,
+            services: (postgresClient.map { [$0] } ?? []) + [registryService, statsLogger],
             registryService: registryService,
             configuration: configuration,
             gracefulShutdownSignals: gracefulShutdownSignals,
@@ -86,11 +110,19 @@ public final class Bookshelf: Sendable {
         )
     }
 
-    /// The group for any router: the Hummingbird application, with `registryService` in its own group before the
-    /// HTTP server (so the server stops first, and the registry tears down after the last request), and a server
-    /// that binds only once the registry's services have launched.
+    /// The store the routes call, by variant and database.
+    private enum Store {
+        case library(InteractorBookStore)
+        case plainSQLite(PlainBookStore)
+        case plainPostgres(PlainPostgresBookStore)
+    }
+
+    /// The group for any router: the Hummingbird application, with `services` (by default the registry's adapter
+    /// alone) in its own group before the HTTP server (so the server stops first, and they stop after the last
+    /// request, in reverse order), and a server that binds only once the registry's services have launched.
     public static func serviceGroup(
         router: Router<BookshelfContext>,
+        services: [any ServiceLifecycle.Service]? = nil,
         registryService: RegistryService,
         configuration: BookshelfConfiguration,
         gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint],
@@ -104,7 +136,7 @@ public final class Bookshelf: Sendable {
                 configuration: .init(additionalChannelHandlers: [MalformedRequestHandler(), ClientDisconnectHandler()])
             ),
             configuration: .init(address: .hostname(host, port: configuration.port), serverName: nil),
-            services: [registryService],
+            services: services ?? [registryService],
             onServerRunning: { channel in onListening(host, channel.localAddress?.port ?? configuration.port) },
             logger: logger
         )

@@ -12,47 +12,67 @@ struct Check {
 
 // MARK: - Acknowledged puts survive a SIGKILL
 
-/// Compares the store with the acknowledged puts of `ackedFile`: every id's stored title must be its last
-/// acknowledged one, or a later PUT left unanswered (it may have committed before the kill).
-func verifyAcknowledgedPuts(port: Int, ackedFile: String) throws -> Check {
+/// Compares the store with the acknowledged writes of `ackedFile`: every id's stored title must be its last
+/// acknowledged PUT's (or absent after an acknowledged DELETE), or that of a later write left unanswered or
+/// answered 5xx (it may have committed). The store is read through the server (`GET /books` on `port`) or from
+/// `storedFile`, a dump of the database (`id<TAB>title` lines, as `psql -At` writes them).
+func verifyAcknowledgedPuts(port: Int?, storedFile: String? = nil, ackedFile: String) throws -> Check {
     let lines = try String(contentsOfFile: ackedFile, encoding: .utf8).split(separator: "\n")
-    // Per id, the titles in the order sent: the last acknowledged one, and the unanswered ones after it.
-    var expected: [String: (acked: String?, maybe: [String])] = [:]
+    // Per id: the last acknowledged write (a title, or nil for a delete), and the uncertain writes after it.
+    var expected: [String: (acked: String??, maybe: [String?])] = [:]
     var acknowledged = 0
     for line in lines {
         let fields = line.split(separator: "\t").map(String.init)
         guard fields.count == 3 else { continue }
-        if fields[0] == "ack" {
-            expected[fields[1]] = (fields[2], [])
+        switch fields[0] {
+        case "ack":
+            expected[fields[1]] = (.some(fields[2]), [])
             acknowledged += 1
-        } else {
-            expected[fields[1], default: (nil, [])].maybe.append(fields[2])
+        case "ack-delete":
+            expected[fields[1]] = (.some(nil), [])
+            acknowledged += 1
+        case "maybe": expected[fields[1], default: (nil, [])].maybe.append(fields[2])
+        case "maybe-delete": expected[fields[1], default: (nil, [])].maybe.append(nil)
+        default: continue
         }
     }
-    let answer = try RawHTTP.request(port: port, method: "GET", path: "/books")
-    guard answer.status == 200 else { throw LoadError("GET /books answered \(answer.status): \(answer.bodyText)") }
-    struct Book: Decodable {
-        var id: String
-        var title: String
+    let stored: [String: String]
+    if let storedFile {
+        let rows = try String(contentsOfFile: storedFile, encoding: .utf8).split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: "\t", maxSplits: 1).map(String.init)
+            return fields.count == 2 ? (fields[0], fields[1]) : nil
+        }
+        stored = Dictionary(rows, uniquingKeysWith: { first, _ in first })
+    } else if let port {
+        let answer = try RawHTTP.request(port: port, method: "GET", path: "/books")
+        guard answer.status == 200 else { throw LoadError("GET /books answered \(answer.status): \(answer.bodyText)") }
+        struct Book: Decodable {
+            var id: String
+            var title: String
+        }
+        stored = Dictionary(
+            try JSONDecoder().decode([Book].self, from: Data(answer.body)).map { ($0.id, $0.title) },
+            uniquingKeysWith: { first, _ in first }
+        )
+    } else {
+        throw LoadError("verify needs --port PORT or --stored FILE")
     }
-    let stored = Dictionary(
-        try JSONDecoder().decode([Book].self, from: Data(answer.body)).map { ($0.id, $0.title) },
-        uniquingKeysWith: { first, _ in first }
-    )
     var missing: [String] = []
     var different: [String] = []
-    for (id, titles) in expected {
-        guard let acked = titles.acked else { continue }
-        guard let title = stored[id] else {
+    for (id, writes) in expected {
+        guard case .some(let acked) = writes.acked else { continue }
+        let title = stored[id]
+        guard title != acked, !writes.maybe.contains(title) else { continue }
+        if title == nil {
             missing.append(id)
-            continue
+        } else {
+            different.append("\(id): \(title ?? ""), acked \(acked ?? "a delete")")
         }
-        if title != acked && !titles.maybe.contains(title) { different.append("\(id): \(title), acked \(acked)") }
     }
     let ids = expected.values.filter { $0.acked != nil }.count
     let detail =
-        "\(acknowledged) acknowledged puts over \(ids) ids: \(ids - missing.count - different.count) stored with their "
-        + "body, \(missing.count) missing, \(different.count) different"
+        "\(acknowledged) acknowledged writes over \(ids) ids: \(ids - missing.count - different.count) as acknowledged "
+        + "(stored with their body, or deleted), \(missing.count) missing, \(different.count) different"
         + (missing.isEmpty ? "" : " (missing: \(missing.prefix(5).joined(separator: ", ")))")
         + (different.isEmpty ? "" : " (different: \(different.prefix(5).joined(separator: "; ")))")
     return Check(

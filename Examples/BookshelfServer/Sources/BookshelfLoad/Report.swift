@@ -1,5 +1,11 @@
 import Foundation
 
+/// The lowest and highest of `averages`, "1.20–3.40" (the machine's load while the runs were measured).
+func loadRange(_ averages: [Double]?) -> String {
+    guard let averages, let low = averages.min(), let high = averages.max() else { return "" }
+    return low == high ? fmt(low) : "\(fmt(low))–\(fmt(high))"
+}
+
 /// The comparison of the two variants' runs: the table, the ratios against the targets, and the chart.
 struct Comparison {
     static let throughputTarget = 0.95
@@ -7,6 +13,8 @@ struct Comparison {
 
     let plain: LoadResult
     let library: LoadResult
+    /// The CPU-a-request target (library ÷ plain), when the run checks it (`--cpu-target`).
+    var cpuTarget: Double?
 
     var throughputRatio: Double { library.throughput / plain.throughput }
     var p99Ratio: Double { library.p99 / plain.p99 }
@@ -17,21 +25,29 @@ struct Comparison {
 
     /// The Markdown table BENCHMARKS.md carries.
     var markdown: String {
+        // The database's CPU column only when the runs read it (PostgreSQL).
+        let database = plain.databaseCPUMicrosPerRequest != nil && library.databaseCPUMicrosPerRequest != nil
         func row(_ result: LoadResult) -> String {
             "| \(result.label) | \(result.requests) | \(String(format: "%.0f", result.throughput)) | \(fmt(result.p50)) | "
                 + "\(fmt(result.p90)) | \(fmt(result.p99)) | \(fmt(result.p999)) | \(fmt(result.max)) | "
                 + "\(result.serverCPUMicrosPerRequest.map(fmt) ?? "") |"
+                + (database ? " \(result.databaseCPUMicrosPerRequest.map(fmt) ?? "") |" : "")
+                + " \(loadRange(result.loadAverages)) |"
         }
         func ratio(_ value: KeyPath<LoadResult, Double>) -> String {
             String(format: "%.3f", library[keyPath: value] / plain[keyPath: value])
         }
+        let databaseRatio = library.databaseCPUMicrosPerRequest.flatMap { mine in
+            plain.databaseCPUMicrosPerRequest.map { String(format: "%.3f", mine / $0) }
+        }
         return """
-            | variant | requests | req/s | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | server CPU µs/request |
-            |---|---:|---:|---:|---:|---:|---:|---:|---:|
+            | variant | requests | req/s | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | server CPU µs/request |\
+            \(database ? " database CPU µs/request |" : "") load average |
+            |---|---:|---:|---:|---:|---:|---:|---:|---:|\(database ? "---:|" : "")---|
             \(row(plain))
             \(row(library))
             | library ÷ plain | | \(ratio(\.throughput)) | \(ratio(\.p50)) | \(ratio(\.p90)) | \(ratio(\.p99)) | \
-            \(ratio(\.p999)) | | \(cpuRatio.map { String(format: "%.3f", $0) } ?? "") |
+            \(ratio(\.p999)) | | \(cpuRatio.map { String(format: "%.3f", $0) } ?? "") |\(database ? " \(databaseRatio ?? "") |" : "") |
             """
     }
 
@@ -53,6 +69,25 @@ struct Comparison {
                 passed: p99Ratio <= Self.p99Target,
                 detail: String(format: "%.2f vs %.2f ms = %.3f×", library.p99, plain.p99, p99Ratio)
             ),
+        ] + cpuChecks
+    }
+
+    /// With a CPU target: the servers' CPU time a request, library against plain (the database's apart).
+    private var cpuChecks: [Check] {
+        guard let cpuTarget else { return [] }
+        guard let cpuRatio, let mine = library.serverCPUMicrosPerRequest, let theirs = plain.serverCPUMicrosPerRequest
+        else { return [Check(name: "library CPU a request ≤ \(cpuTarget)× plain", passed: false, detail: "not read")] }
+        return [
+            Check(
+                name: "library CPU a request ≤ \(cpuTarget)× plain",
+                passed: cpuRatio <= cpuTarget,
+                detail: String(format: "%.2f vs %.2f µs = %.3f×", mine, theirs, cpuRatio)
+                    + (library.databaseCPUMicrosPerRequest.flatMap { mine in
+                        plain.databaseCPUMicrosPerRequest.map { theirs in
+                            String(format: " (the database apart: %.2f vs %.2f µs)", mine, theirs)
+                        }
+                    } ?? "")
+            )
         ]
     }
 
@@ -141,6 +176,9 @@ extension LoadResult {
         mean.max = runs.map(\.max).max() ?? 0
         let cpu = runs.compactMap(\.serverCPUMicrosPerRequest)
         mean.serverCPUMicrosPerRequest = cpu.count == runs.count ? cpu.reduce(0, +) / count : nil
+        mean.loadAverages = runs.flatMap { $0.loadAverages ?? [] }
+        let database = runs.compactMap(\.databaseCPUMicrosPerRequest)
+        mean.databaseCPUMicrosPerRequest = database.count == runs.count ? database.reduce(0, +) / count : nil
         return mean
     }
 }

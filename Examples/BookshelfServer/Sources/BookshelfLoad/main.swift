@@ -5,13 +5,16 @@ import NIOPosix
 
 // BookshelfLoad: the bookshelf server's load generator and checker, for 127.0.0.1 only.
 //
-//   BookshelfLoad run --port P [--connections 64] [--duration 10] [--warmup 1] [--requests N] [--ids 10000]
-//       [--mix 80/15/5] [--seed S] [--seed-books] [--partition-ids] [--acked FILE] [--json FILE] [--label NAME]
-//   BookshelfLoad verify --port P --acked FILE
+//   BookshelfLoad run (--port P | --ports P1,P2…) [--connections 64] [--duration 10] [--warmup 1] [--requests N]
+//       [--ids 10000] [--mix 80/15/5] [--seed S] [--seed-books] [--partition-ids] [--acked FILE] [--json FILE]
+//       [--label NAME] [--server-pid PID[,PID…]] [--database-pid PID] [--check-reads] [--readback-every N]
+//       [--events FILE] [--reconnect]
+//   BookshelfLoad verify (--port P | --stored FILE) --acked FILE
 //   BookshelfLoad probe --port P
-//   BookshelfLoad report --plain FILE[,FILE…] --library FILE[,FILE…] [--svg FILE] [--markdown]
+//   BookshelfLoad report --plain FILE[,FILE…] --library FILE[,FILE…] [--svg FILE] [--markdown] [--cpu-target X]
+//   BookshelfLoad outage --events FILE --stopping MS --stopped MS --starting MS --started MS
 //
-// `verify`, `probe` and `report` print one `PASS`/`FAIL` line per check and exit 1 if any failed.
+// `verify`, `probe`, `report` and `outage` print one `PASS`/`FAIL` line per check and exit 1 if any failed.
 
 func option(_ name: String, in arguments: [String]) -> String? {
     guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
@@ -60,7 +63,9 @@ do {
         try await group.shutdownGracefully()
     case "verify":
         guard let file = option("--acked", in: arguments) else { throw LoadError("--acked FILE is required") }
-        exit(printChecks([try verifyAcknowledgedPuts(port: try port(in: arguments), ackedFile: file)]))
+        let stored = option("--stored", in: arguments)
+        let port = stored == nil ? try port(in: arguments) : nil
+        exit(printChecks([try verifyAcknowledgedPuts(port: port, storedFile: stored, ackedFile: file)]))
     case "probe":
         exit(printChecks(try probeBadInput(port: try port(in: arguments))))
     case "report":
@@ -68,15 +73,32 @@ do {
         else { throw LoadError("report needs --plain FILE and --library FILE") }
         let comparison = Comparison(
             plain: try LoadResult.mean(of: plainFile),
-            library: try LoadResult.mean(of: libraryFile)
+            library: try LoadResult.mean(of: libraryFile),
+            cpuTarget: option("--cpu-target", in: arguments).flatMap(Double.init)
         )
         if arguments.contains("--markdown") { print(comparison.markdown) }
         if let svg = option("--svg", in: arguments) {
             try comparison.svg.write(toFile: svg, atomically: true, encoding: .utf8)
         }
         exit(printChecks(comparison.checks))
+    case "outage":
+        func moment(_ name: String) throws -> Int64 {
+            guard let value = option(name, in: arguments).flatMap(Int64.init) else {
+                throw LoadError("outage needs \(name) MILLISECONDS")
+            }
+            return value
+        }
+        guard let events = option("--events", in: arguments) else { throw LoadError("outage needs --events FILE") }
+        let outage = try Outage(
+            eventsFile: events,
+            stopping: try moment("--stopping"),
+            stopped: try moment("--stopped"),
+            starting: try moment("--starting"),
+            started: try moment("--started")
+        )
+        exit(printChecks(outage.checks))
     default:
-        throw LoadError("usage: BookshelfLoad run|verify|probe|report … (see the comment atop main.swift)")
+        throw LoadError("usage: BookshelfLoad run|verify|probe|report|outage … (see the comment atop main.swift)")
     }
 } catch {
     FileHandle.standardError.write(Data("BookshelfLoad: \(error)\n".utf8))

@@ -3,9 +3,10 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-// `BookshelfServer [--host 127.0.0.1] [--port 8080] [--database PATH] [--variant library|plain]`: serves the
-// bookshelf until SIGTERM or SIGINT, then stops accepting, finishes the requests in flight, tears the services down
-// and exits 0 (1 if anything failed on the way, with the reason on standard error).
+// `BookshelfServer [--host 127.0.0.1] [--port 8080] [--database PATH|postgres://USER@HOST:PORT/DATABASE]
+// [--variant library|plain]`: serves the bookshelf until SIGTERM or SIGINT, then stops accepting, finishes the
+// requests in flight, tears the services down and exits 0 (1 if anything failed on the way, with the reason on
+// standard error).
 
 let configuration: BookshelfConfiguration
 do {
@@ -21,7 +22,7 @@ LoggingSystem.bootstrap { label in
     return handler
 }
 let logger = Logger(label: "bookshelf")
-logger.info("starting the \(configuration.variant.rawValue) variant on \(configuration.databaseURL.path)")
+logger.info("starting the \(configuration.variant.rawValue) variant on \(configuration.database)")
 
 let bookshelf = Bookshelf(configuration: configuration, logger: logger)
 let group = bookshelf.serviceGroup { host, port in

@@ -52,22 +52,13 @@ public final class DatabaseService: Interactors.Service {
         let books = try SQLiteDataSource<Book>(database: database, table: "books")
         open.withLockedValue { $0 = Open(database: database, books: books) }
         if let executor {
-            // `.immediate`: the use case starts its repository call on the request's own thread; SQLite's reads and
-            // its writer run on threads of their own, so another queue would only add a hop.
-            let repository = SingleSourceRepository(books)
-            executor.register(GetInteractor(repository: repository, queue: .immediate))
-            executor.register(GetAllInteractor(repository: repository, queue: .immediate))
-            executor.register(PutInteractor(repository: repository, queue: .immediate))
-            executor.register(DeleteInteractor(repository: repository, queue: .immediate))
+            executor.registerBookInteractors(over: books)
         }
         logger.info("DatabaseService opened \(fileURL.path)")
     }
 
     private func closeDatabase() {
-        executor?.unregister(GetRequest<Book>.self)
-        executor?.unregister(GetAllRequest<Book>.self)
-        executor?.unregister(PutRequest<Book>.self)
-        executor?.unregister(DeleteRequest<Book>.self)
+        executor?.unregisterBookInteractors()
         // The database closes its file when its last reference goes: after the requests in flight, which the
         // server has finished before the tear-down began.
         // Taken straight into the one variable checked below: a second binding (a `let` unwrapped into a `var`)

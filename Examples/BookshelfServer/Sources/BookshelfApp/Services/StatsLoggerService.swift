@@ -1,14 +1,18 @@
-public import Interactors
 public import Logging
-import NIOConcurrencyHelpers
+public import ServiceLifecycle
 
-/// Logs the request counters every `interval` while the app is active, and once more when it terminates (the line
+/// Logs the request counters every `interval` while the server runs, and once more when it has stopped (the line
 /// the fault script reads to compare what the server answered with what the clients received).
-public final class StatsLoggerService: Interactors.Service {
+///
+/// A periodic job is not a registry service: the registry's hooks are for starting and tearing down in order. It
+/// is a swift-service-lifecycle `Service` whose `run()` loops until the group's graceful shutdown cancels it, placed
+/// in the group before the HTTP server, so that the server stops first and the last line counts every request.
+/// With several instances, each runs its own; a job that must run once across them (a cleanup) would need a lock in
+/// the database.
+public struct StatsLoggerService: ServiceLifecycle.Service {
     private let stats: RequestStats
     private let interval: Duration
     private let logger: Logger
-    private let ticker = NIOLockedValueBox<Task<Void, Never>?>(nil)
 
     /// A logger of `stats` every `interval`.
     public init(stats: RequestStats, interval: Duration, logger: Logger) {
@@ -17,35 +21,13 @@ public final class StatsLoggerService: Interactors.Service {
         self.logger = logger
     }
 
-    /// Logs every event it hears, then starts or stops the ticker.
-    public func receive(_ event: LifecycleEvent) throws {
-        logger.info("StatsLoggerService heard \(event)")
-        switch event {
-        case .didBecomeActive: start()
-        case .willResignActive: stop()
-        case .willTerminate:
-            stop()
-            logger.info("stats at exit: \(stats.snapshot)")
-        default: break
-        }
-    }
-
-    private func start() {
-        let task = Task { [stats, interval, logger] in
+    /// Logs every interval until the graceful shutdown (or cancellation), then logs the counters at exit.
+    public func run() async {
+        await cancelWhenGracefulShutdown {
             while (try? await Task.sleep(for: interval)) != nil {
                 logger.info("stats: \(stats.snapshot)")
             }
         }
-        ticker.withLockedValue { ticker in
-            defer { ticker = task }
-            return ticker
-        }?.cancel()
-    }
-
-    private func stop() {
-        ticker.withLockedValue { ticker in
-            defer { ticker = nil }
-            return ticker
-        }?.cancel()
+        logger.info("stats at exit: \(stats.snapshot)")
     }
 }

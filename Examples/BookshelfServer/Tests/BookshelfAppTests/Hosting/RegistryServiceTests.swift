@@ -87,7 +87,7 @@ import Testing
         #expect(error?.code == .launchFailed)
         #expect(error?.failures.count == 1)
         let message = "\(error.map { "\($0)" } ?? "")"
-        #expect(message.contains("failed to start"), "\(message)")
+        #expect(message.hasPrefix("the services failed to start; "), "\(message)")
         #expect(message.contains("RecordingService failed on didFinishLaunching"), "\(message)")
         #expect(listened.value.isEmpty, "the server listened although its services failed to start")
         #expect(log.services(hearing: .willTerminate) == ["database", "logger"], "what started heard no tear-down")
@@ -120,7 +120,7 @@ import Testing
         )
         let error = await #expect(throws: RegistryServiceError.self) { try await server.stop() }
         #expect(error?.code == .tearDownTimedOut)
-        #expect("\(error.map { "\($0)" } ?? "")".contains("did not stop within"))
+        #expect("\(error.map { "\($0)" } ?? "")" == "the services did not stop within the deadline")
         release.signal()
     }
 

@@ -32,19 +32,3 @@ import Testing
         #expect(said.contains("DatabaseService closed \(url.path)"), "\(said)")
     }
 }
-
-/// A log handler keeping each message, for a test to read.
-private struct LineRecorder: LogHandler {
-    let lines: NIOLockedValueBox<[String]>
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .info
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        lines.withLockedValue { $0.append(event.message.description) }
-    }
-}

@@ -54,11 +54,7 @@ struct TestServer {
         configuration.port = 0
         return Bookshelf.serviceGroup(
             router: router,
-            registryService: RegistryService(
-                registry: registry,
-                tearDownDeadline: tearDownDeadline,
-                logger: quietLogger
-            ),
+            registryService: RegistryService(registry: registry, tearDownDeadline: tearDownDeadline),
             configuration: configuration,
             gracefulShutdownSignals: [],
             logger: quietLogger,

@@ -151,7 +151,7 @@ private struct Card: Codable, Identifiable, Sendable, Equatable {
     // MARK: Service failures are errors
 
     @Test func aServiceFailureCanBeThrownAndNamesTheEvent() throws {
-        struct Failing: Service {
+        final class Failing: Service {
             struct Refused: Error {}
             func didBecomeActive() throws { throw Refused() }
         }

@@ -23,6 +23,9 @@ public import Interactors
 public struct MappedRepository<DTO: Identifiable & Sendable, Entity: Identifiable & Sendable>: GetRepository,
     PutRepository, DeleteRepository
 where Entity.ID == DTO.ID, DTO.ID: Sendable {
+    /// The values it reads and writes: the entities.
+    public typealias Value = Entity
+
     private let base: any RepositoryParts<DTO>
     private let toEntity: @Sendable (DTO) throws -> Entity
     private let toDTO: @Sendable (Entity) throws -> DTO

@@ -53,10 +53,10 @@ where Value.ID: Sendable {
 
         /// Every operation fails with ``DataError/Code/corruptStore`` and the file is left as it is: what a store
         /// of record wants.
-        public static let fail = CorruptFile(name: "fail")
+        public static var fail: CorruptFile { CorruptFile(name: "fail") }
         /// The file is renamed to `<file name>.corrupt-<timestamp>` next to it, reported once per instance as one
         /// diagnostic (standard error unless the app set a handler: `Diagnostics`), and the source starts empty: what a cache wants.
-        public static let moveAside = CorruptFile(name: "moveAside")
+        public static var moveAside: CorruptFile { CorruptFile(name: "moveAside") }
 
         /// The policy's name: `fail`, `moveAside`.
         public var description: String { name }

@@ -83,14 +83,16 @@ import Testing
     }
 
     @Test func corruptDatabaseHasTwoPoliciesAndFailIsTheDefault() throws {
+        // A struct with static members (more policies may come): a `switch` over it needs a `default`.
         func describe(_ policy: CorruptDatabase) -> String {
-            // Exhaustive: the enum has these two cases.
             switch policy {
             case .fail: "fail"
             case .moveAside: "moveAside"
+            default: "another"
             }
         }
         #expect([CorruptDatabase.fail, .moveAside].map(describe) == ["fail", "moveAside"])
+        #expect([CorruptDatabase.fail, .moveAside].map(\.description) == ["fail", "moveAside"])
         #expect(Set([CorruptDatabase.fail, .moveAside, .fail]).count == 2)
         // The default: a file that is not a database fails to open, and stays where it is.
         let directory = try TemporaryDirectory()

@@ -13,7 +13,7 @@ import FoundationNetworking
 // The tour of InteractorsData: a notes repository cached in a SQLite database under a temporary directory and
 // synced from a local HTTP endpoint that the tour starts itself (the tests' python3 fixture server on 127.0.0.1).
 
-private struct Note: Codable, Identifiable, Sendable, CustomStringConvertible {
+struct Note: Codable, Identifiable, Sendable, CustomStringConvertible {
     var id: String
     var text: String
     var revision = 0
@@ -23,7 +23,7 @@ private struct Note: Codable, Identifiable, Sendable, CustomStringConvertible {
 
 /// The fixture server in a child process; stopped by closing its standard input, taken down and brought back by
 /// the lines "down" and "up" on it.
-private final class LocalServer {
+final class LocalServer {
     let process = Process()
     let input = Pipe()
     let output = Pipe()
@@ -91,6 +91,7 @@ func dataTour() {
         try syncAndGoOffline(server, remote, databaseURL)
         try restart(remote, databaseURL)
         try openAForeignFile(databaseURL)
+        try routeDiagnostics()
     } catch {
         print("the tour failed: \(error)")
         server.stop()
@@ -143,6 +144,7 @@ private func syncAndGoOffline(_ server: LocalServer, _ remote: RESTDataSource<No
     try editWhileRefreshing(server, notes, cache)
 
     try signInAndRetry(server)
+    try serveManyClients(server, remote)
     try editOffline(server, remote, cache)
 
     // 5. Offline: the server is gone; once the source's retries are spent, the last list stands in, and says where

@@ -22,6 +22,7 @@ LoggingSystem.bootstrap { label in
     return handler
 }
 let logger = Logger(label: "bookshelf")
+routeLibraryDiagnostics(to: logger)
 logger.info("starting the \(configuration.variant.rawValue) variant on \(configuration.database)")
 
 let bookshelf = Bookshelf(configuration: configuration, logger: logger)

@@ -6,7 +6,7 @@ public import Interactors
 /// `SQLiteDataSource` adopt it.
 ///
 /// What an adopter implements, besides ``CacheIndexStore``:
-/// - ``applyCacheChange(_:)`` honours the change's ``CacheChange/pendingWrites`` step (see ``PendingWritesStep``),
+/// - ``CacheIndexStore/applyCacheChange(_:)`` honours the change's ``CacheChange/pendingWrites`` step (see ``PendingWritesStep``),
 ///   in the same transaction as the rest of the change.
 /// - ``pendingWrites(after:limit:)``: the pending writes, in the order of their positions.
 /// - ``pendingWritesSyncKey``: what keeps two syncs of the store apart, in this process and across processes.

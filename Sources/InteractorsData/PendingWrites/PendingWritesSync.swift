@@ -1,7 +1,7 @@
 public import Interactors
 
 /// A service that sends a ``CacheRepository``'s pending writes when the app comes back: on
-/// ``Service/didBecomeActive()`` and ``Service/willEnterForeground()``, then every `interval` while the app is
+/// `Service.didBecomeActive()` and `Service.willEnterForeground()`, then every `interval` while the app is
 /// active.
 ///
 /// ```swift
@@ -9,8 +9,8 @@ public import Interactors
 /// ServiceRegistry.shared.register(PendingWritesSync(repository: notes, every: .seconds(60)))
 /// ```
 ///
-/// It stops its timer on ``Service/willResignActive()`` and ``Service/didEnterBackground()``, and on
-/// ``Service/willTerminate()`` stops the sync in flight after the write it is sending (whose outcome is recorded).
+/// It stops its timer on `Service.willResignActive()` and `Service.didEnterBackground()`, and on
+/// `Service.willTerminate()` stops the sync in flight after the write it is sending (whose outcome is recorded).
 /// A sync that fails (the cache could not be read or written) is a diagnostic (`Diagnostics`), not a failure of
 /// the service: the next event or tick tries again. Its hooks return at once: a sync runs on the library's own
 /// threads, never on the thread that sent the event.

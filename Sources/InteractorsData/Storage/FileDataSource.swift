@@ -38,7 +38,7 @@ public import Interactors
 ///   and in NFD) are two values, as in SQLite and on a server, though Swift's `==` calls them equal.
 /// - A missing file is an empty collection, created (with its directory) on the first write.
 /// - A file that is not a collection this source wrote (corrupt, truncated, another program's JSON) is what
-///   ``CorruptFile-swift.enum`` says: by default every operation fails with ``DataError/Code/corruptStore``, naming
+///   ``CorruptFile`` says: by default every operation fails with ``DataError/Code/corruptStore``, naming
 ///   the file, and it is left untouched: never reset.
 ///
 /// It answers the same queries as ``InMemoryDataSource``, and keeps a ``CacheRepository``'s lists and times in

@@ -8,8 +8,11 @@ import Interactors
 /// too. Assert that the line you expect is among them, not that the lines are only yours.
 ///
 /// ```swift
-/// let (_, diagnostics) = withCapturedDiagnostics { registry.send(.willTerminate) }
-/// #expect(diagnostics.contains { $0.contains("MetricsExporter failed") })
+/// try Data("not JSON".utf8).write(to: notesURL)
+/// let notes = FileDataSource<Note>(fileURL: notesURL, corruptFile: .moveAside)
+/// let (all, diagnostics) = try withCapturedDiagnostics { try notes.getAll(AllObjectsQuery()).get() }
+/// #expect(all.isEmpty)
+/// #expect(diagnostics.contains { $0.contains("moved it aside") })
 /// ```
 public func withCapturedDiagnostics<T>(_ body: () throws -> T) rethrows -> (result: T, diagnostics: [String]) {
     let capture = DiagnosticCapture()

@@ -82,8 +82,10 @@ private struct Card: Codable, Identifiable, Sendable, Equatable {
     @Test func policiesThatMayGrowAreStructsWithStaticMembers() {
         let method = HTTPMethod(rawValue: "QUERY")
         #expect(method.rawValue == "QUERY")
-        #expect([HTTPMethod.get, .head, .post, .put, .patch, .delete, .options].map(\.rawValue)
-            == ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
+        #expect(
+            [HTTPMethod.get, .head, .post, .put, .patch, .delete, .options].map(\.rawValue)
+                == ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+        )
         #expect(DataError.Code.conflict != .notFound)
         #expect(CorruptDatabase.moveAside != .fail)
         #expect(UndecodableRows.skip != .fail)
@@ -157,8 +159,7 @@ private struct Card: Codable, Identifiable, Sendable, Equatable {
         }
         let registry = ServiceRegistry()
         registry.register(Failing())
-        let failures = registry.send(.didFinishLaunching([:])) + registry.send(.willEnterForeground)
-            + registry.send(.didBecomeActive)
+        let failures = registry.send(.didFinishLaunching([:])) + registry.send(.didBecomeActive)
         let failure = try #require(failures.first)
         #expect(throws: ServiceFailure.self) { throw failure }
         #expect("\(failure)".contains("didBecomeActive"))

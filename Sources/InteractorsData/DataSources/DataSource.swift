@@ -12,7 +12,7 @@
 /// }
 /// ```
 ///
-/// Every parameter of the library that takes a data source (``CacheRepository/init(main:cache:isValid:maxAge:fallback:onCacheFailure:pendingWrites:)``,
+/// Every parameter of the library that takes a data source (``CacheRepository/init(main:cache:isValid:maxAge:fallback:onCacheFailure:answerFromCacheAfter:pendingWrites:)``,
 /// ``SingleSourceRepository/init(_:)``) also takes a type that adopts the three protocols one by one, as before
 /// `DataSource` was a protocol of its own.
 public protocol DataSource<Value>: GetDataSource, PutDataSource, DeleteDataSource {}

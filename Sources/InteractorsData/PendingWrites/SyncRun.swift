@@ -212,7 +212,9 @@ final class SyncRun<Value: Identifiable & Sendable>: Sendable where Value.ID: Se
             // Unavailable again: this write (one more attempt, its error) and those after it stay pending.
             let lastError = CacheRepository<Value>.pendingError(error)
             PendingErrorMemory.shared.remember(lastError, of: write.id, in: key)
-            outcomes.record(CacheChange(date: Date(), pendingWrites: .failedAgain(at: write.position, lastError: lastError)))
+            outcomes.record(
+                CacheChange(date: Date(), pendingWrites: .failedAgain(at: write.position, lastError: lastError))
+            )
             return .waitingForOutcomes
         case .failure(let error):
             state.withLock { $0.rejected[write.id] = CacheRepository<Value>.pendingError(error, unavailable: false) }

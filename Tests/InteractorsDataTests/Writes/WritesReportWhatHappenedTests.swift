@@ -64,7 +64,10 @@ import FoundationNetworking
 
     @Test func aPutCancelledBeforeItWasSentIsNeverSent() throws {
         let holding = HoldingInterceptor()
-        let books = RESTDataSource<Note>(client: HTTPClient(baseURL: server.baseURL, interceptors: [holding]), path: "books")
+        let books = RESTDataSource<Note>(
+            client: HTTPClient(baseURL: server.baseURL, interceptors: [holding]),
+            path: "books"
+        )
         let put = books.put(ada)
         #expect(holding.adapting.wait(timeout: .now() + 30) == .success)
         put.cancel()
@@ -85,7 +88,11 @@ import FoundationNetworking
         #expect(!put.isCancelled)
         SlowNote.release.signal()
         #expect(try put.get(timeout: .seconds(30)) == note)
-        #expect(try FileDataSource<SlowNote>(fileURL: directory.file("notes.json")).getAll(AllObjectsQuery()).get() == [note])
+        #expect(
+            try FileDataSource<SlowNote>(fileURL: directory.file("notes.json")).getAll(AllObjectsQuery()).get() == [
+                note
+            ]
+        )
     }
 
     @Test func aFilePutCancelledWhileQueuedIsWithdrawnAndWritesNothing() throws {

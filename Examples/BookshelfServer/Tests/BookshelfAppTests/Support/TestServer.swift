@@ -70,10 +70,21 @@ struct TestServer {
 
     /// `method path` answered whole, on a thread of its own (the socket blocks; Swift's pool must stay free for the
     /// server's handlers).
-    func request(_ method: String, _ path: String, body: String? = nil) async throws -> RawHTTP.Answer {
+    func request(
+        _ method: String,
+        _ path: String,
+        headers: [(String, String)] = [],
+        body: String? = nil
+    ) async throws -> RawHTTP.Answer {
         let port = self.port
         return try await onOwnThread {
-            try RawHTTP.request(port: port, method: method, path: path, body: Array((body ?? "").utf8))
+            try RawHTTP.request(
+                port: port,
+                method: method,
+                path: path,
+                headers: headers,
+                body: Array((body ?? "").utf8)
+            )
         }
     }
 }

@@ -47,12 +47,6 @@ import Testing
         let server = try await TestServer.start { onListening in
             bookshelf.serviceGroup(gracefulShutdownSignals: []) { _, port in onListening(port) }
         }
-        do {
-            try await body(server)
-        } catch {
-            try? await server.stop()
-            throw error
-        }
-        try await server.stop()
+        try await server.serving(body)
     }
 }

@@ -70,13 +70,7 @@ struct PostgresBookshelfTests {
     private func withBookshelf(_ variant: Variant, _ body: (TestServer) async throws -> Void) async throws {
         let location = try PostgresServer.required().newDatabase()
         let server = try await startBookshelf(location, variant: variant, lines: NIOLockedValueBox([]))
-        do {
-            try await body(server)
-        } catch {
-            try? await server.stop()
-            throw error
-        }
-        try await server.stop()
+        try await server.serving(body)
     }
 
     private func startBookshelf(

@@ -68,6 +68,17 @@ struct TestServer {
         try await run.value
     }
 
+    /// Runs `body` with this server, then stops it, whether `body` threw or not.
+    func serving(_ body: (TestServer) async throws -> Void) async throws {
+        do {
+            try await body(self)
+        } catch {
+            try? await stop()
+            throw error
+        }
+        try await stop()
+    }
+
     /// `method path` answered whole, on a thread of its own (the socket blocks; Swift's pool must stay free for the
     /// server's handlers).
     func request(

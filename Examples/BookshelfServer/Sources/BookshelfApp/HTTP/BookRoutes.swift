@@ -56,7 +56,8 @@ public enum BookRoutes {
             }
             let createOnly = isCreateOnly(request.headers)
             let stored = try await store.put(book, ifAbsent: createOnly, client: context.client)
-            // Only a create-only put knows it created the book (RFC 9110 §9.3.4: 201); an upsert may have replaced one.
+            // Only a create-only put knows it created the book (RFC 9110 §9.3.4: 201); an upsert may have
+            // replaced one.
             return try JSONBody.response(stored, status: createOnly ? .created : .ok)
         }
         router.delete("books/:id") { _, context in
@@ -89,8 +90,9 @@ public enum BookRoutes {
         }
     }
 
-    /// The page `?limit=N&after=ID` asks for (the query's values, percent-decoded); nil without `limit` (every book). A 400 for a limit that is not a
-    /// whole number from 0 to ``maximumPageSize``, an `after` longer than an id can be, or an `after` alone.
+    /// The page `?limit=N&after=ID` asks for (the query's values, percent-decoded); nil without `limit` (every
+    /// book). A 400 for a limit that is not a whole number from 0 to ``maximumPageSize``, an `after` longer than an
+    /// id can be, or an `after` alone.
     static func pageQuery(limit limitText: Substring?, after: Substring?) throws(APIError) -> PageQuery<String>? {
         let after = after.map(String.init)
         guard let limitText else {

@@ -31,12 +31,13 @@ public enum RawHTTP {
         }
     }
 
-    /// Sends `method path` with `body` to 127.0.0.1:`port` and reads the answer; throws when the connection fails
-    /// or the answer is not HTTP. Gives up after `timeout` seconds without a byte.
+    /// Sends `method path` with `headers` and `body` to 127.0.0.1:`port` and reads the answer; throws when the
+    /// connection fails or the answer is not HTTP. Gives up after `timeout` seconds without a byte.
     public static func request(
         port: Int,
         method: String,
         path: String,
+        headers: [(String, String)] = [],
         body: [UInt8] = [],
         contentType: String? = "application/json",
         timeout: Int = 10
@@ -44,6 +45,7 @@ public enum RawHTTP {
         let socket = try connect(port: port, timeout: timeout)
         defer { close(socket) }
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if !body.isEmpty || method == "PUT" {
             if let contentType { head += "Content-Type: \(contentType)\r\n" }
             head += "Content-Length: \(body.count)\r\n"

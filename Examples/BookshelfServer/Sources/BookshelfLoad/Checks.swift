@@ -113,6 +113,8 @@ func probeBadInput(port: Int) throws -> [Check] {
         ("a malformed escape", "GET", "/books/%zz", []),
         ("a 16 KiB id", "GET", "/books/" + String(repeating: "x", count: 16 * 1024), []),
         ("a 100 KiB path", "GET", "/books/" + String(repeating: "y", count: 100 * 1024), []),
+        ("a page limit that is not a number", "GET", "/books?limit=ten", []),
+        ("a page limit over the maximum", "GET", "/books?limit=100000", []),
     ]
     var checks: [Check] = []
     for probe in cases {

@@ -8,6 +8,16 @@ import NIOPosix
 struct PlannedRequest {
     enum Kind: String, CaseIterable, Codable {
         case get = "GET", put = "PUT", delete = "DELETE"
+
+        /// Whether `status` is an answer this kind of request expects: for a write, one that says its outcome (a
+        /// DELETE's 404 says the book was not there: it is absent, as after a 204).
+        func expects(_ status: Int) -> Bool {
+            switch self {
+            case .get: status == 200 || status == 404
+            case .put: status == 200
+            case .delete: status == 204 || status == 404
+            }
+        }
     }
 
     var kind: Kind
@@ -150,12 +160,7 @@ final class LoadRun {
     func answered(_ request: PlannedRequest, status: Int, sentAt: NIODeadline, port: Int, body: ByteBuffer?) {
         let now = NIODeadline.now()
         statuses[status, default: 0] += 1
-        let expected =
-            switch request.kind {
-            case .get: status == 200 || status == 404
-            case .put: status == 200
-            case .delete: status == 204
-            }
+        let expected = request.kind.expects(status)
         if !expected { unexpected += 1 }
         if request.kind == .put {
             // A 5xx PUT may have committed (a statement that outlived its deadline): it is not the truth, but
@@ -163,9 +168,9 @@ final class LoadRun {
             acked += "\(status == 200 ? "ack" : "maybe")\tbook-\(request.id)\t\(request.title)\n"
             if status == 200 { putsAcknowledged += 1 }
         } else if request.kind == .delete {
-            acked += "\(status == 204 ? "ack-delete" : "maybe-delete")\tbook-\(request.id)\t-\n"
+            acked += "\(expected ? "ack-delete" : "maybe-delete")\tbook-\(request.id)\t-\n"
         }
-        if let sequence = request.writeSequence, status == 200 || status == 204 {
+        if let sequence = request.writeSequence, expected {
             readModel.acknowledged(id: request.id, sequence: sequence)
         }
         var stats = byPort[port, default: PortStats()]

@@ -15,13 +15,7 @@ struct Outage {
         var jsonError: Bool
 
         var milliseconds: Int64 { answered - sent }
-        var isExpected: Bool {
-            switch method {
-            case "GET": status == 200 || status == 404
-            case "PUT": status == 200
-            default: status == 204
-            }
-        }
+        var isExpected: Bool { PlannedRequest.Kind(rawValue: method)?.expects(status) ?? false }
     }
 
     let events: [Event]

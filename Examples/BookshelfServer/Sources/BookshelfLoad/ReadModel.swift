@@ -45,7 +45,8 @@ struct ReadModel {
 /// What one port (one server instance) answered.
 struct PortStats: Codable {
     var answered = 0
-    /// Answers with a status the request does not expect (GET 200 or 404, PUT 200, DELETE 204), 5xx included.
+    /// Answers with a status the request does not expect (GET 200 or 404, PUT 200, DELETE 204 or 404), 5xx
+    /// included.
     var unexpected = 0
     /// GETs whose answer the `ReadModel` refuses: a wrong body, or a 404 for an acknowledged book.
     var wrongReads = 0

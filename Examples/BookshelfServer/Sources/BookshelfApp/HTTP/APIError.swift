@@ -7,8 +7,10 @@ import NIOCore
 /// A failed request as the client sees it: a status and the JSON body `{"error": {"code": …, "message": …}}`.
 ///
 /// ``init(_:)`` maps what the routes throw to the status a REST client expects: `DataError.notFound` 404,
-/// `invalidQuery` 400, `storageFailed` and `corruptStore` 503 (retry later), a body too large 413, an unknown route
-/// 404, a body that does not decode 400 (thrown as an `APIError` by the route).
+/// `conflict` 412 (a create-only `PUT`'s book exists: only that `PUT` asks for it), `invalidQuery` 400,
+/// `storageFailed` and `corruptStore` 503 (retry later), a body too large 413, an unknown route 404, a body that
+/// does not decode 400 (thrown as an `APIError` by the route). A message is safe to return: a `DataError` names
+/// a file by its name only, and any other error is worded by `DataError.describe(_:)`.
 public struct APIError: Error, HTTPResponseError, CustomStringConvertible {
     /// The response's status.
     public var status: HTTPResponse.Status
@@ -45,7 +47,7 @@ public struct APIError: Error, HTTPResponseError, CustomStringConvertible {
         case is CancellationError:
             self.init(.serviceUnavailable, code: "cancelled", message: "the request was cancelled")
         default:
-            self.init(.internalServerError, code: "internal", message: "\(error)")
+            self.init(.internalServerError, code: "internal", message: DataError.describe(error))
         }
     }
 
@@ -53,6 +55,7 @@ public struct APIError: Error, HTTPResponseError, CustomStringConvertible {
     static func status(of code: DataError.Code) -> HTTPResponse.Status {
         switch code {
         case .notFound: .notFound
+        case .conflict: .preconditionFailed  // the one conditional route: a PUT with If-None-Match: *
         case .invalidQuery: .badRequest
         case .storageFailed, .corruptStore: .serviceUnavailable
         default: .internalServerError  // mappingFailed (a stored row no longer decodes), queryNotSupported: ours

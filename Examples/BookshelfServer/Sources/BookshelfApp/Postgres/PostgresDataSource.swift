@@ -11,9 +11,11 @@ public import InteractorsData
 /// ```
 ///
 /// It answers as `SQLiteDataSource` does: `get` one value (`notFound` when none), `getAll` of `IdQuery`,
-/// `IdsQuery` (in the query's order), `AllObjectsQuery` (in the order first stored) and `FilterQuery` (evaluated in
-/// Swift over the rows); `put` an upsert answered once committed; `delete` of a missing id succeeds; `putAll` and
-/// `deleteAll` each one transaction; any other query fails with `queryNotSupported` at once.
+/// `IdsQuery` (in the query's order), `AllObjectsQuery` (in the order first stored), `FilterQuery` (evaluated in
+/// Swift over the rows) and `PageQuery` (in the ids' byte order, through the primary key); `put` an upsert answered
+/// once committed, `put(_:ifAbsent: true)` one `INSERT … ON CONFLICT DO NOTHING` (`conflict` when the id is
+/// there); `delete` of a missing id succeeds, `delete(_:ifPresent: true)` fails with `notFound`, told by the
+/// `DELETE`; `putAll` and `deleteAll` each one transaction; any other query fails with `queryNotSupported` at once.
 ///
 /// Each call starts the table's call (``PostgresTable/response(_:)``, a task of its own) and returns its `Response`
 /// at once: cancelling the response cancels the call, and so its statement (see ``PostgresTable``).
@@ -45,8 +47,13 @@ public struct PostgresDataSource<Value: Codable & Identifiable & Sendable>: Data
 
     /// Stores `value`, replacing the value with its id; answers once committed.
     public func put(_ value: Value) -> Response<Value> {
+        put(value, ifAbsent: false)
+    }
+
+    /// Stores `value`; with `ifAbsent`, only if no row has its id (one statement), else fails with `conflict`.
+    public func put(_ value: Value, ifAbsent: Bool) -> Response<Value> {
         do {
-            return table.response(try table.put(value))
+            return table.response(try table.put(value, ifAbsent: ifAbsent))
         } catch {
             return Response(error: error)
         }
@@ -72,6 +79,11 @@ public struct PostgresDataSource<Value: Codable & Identifiable & Sendable>: Data
             )
         }
         return table.response(table.delete(query.id))
+    }
+
+    /// Deletes the value with the query's id; with `ifPresent`, fails with `notFound` when the `DELETE` found none.
+    public func delete(_ query: IdQuery<String>, ifPresent: Bool) -> Response<Void> {
+        table.response(table.delete(query.id, ifPresent: ifPresent))
     }
 
     /// Deletes every value `query` selects, in one transaction; `AllObjectsQuery` empties the table.

@@ -61,7 +61,7 @@ public struct PostgresTable<Value: Codable & Identifiable & Sendable>: Sendable 
     }
 
     /// The values `selection` names: every value in the order first stored, those of some ids in the ids' order
-    /// (those found), or those a condition keeps.
+    /// (those found), those a condition keeps, or a page in the ids' order.
     public func list(_ selection: PostgresSelection<Value>) -> PostgresCall<[Value]> {
         call("getAll") { [sql, logger] connection in
             switch selection {
@@ -73,6 +73,15 @@ public struct PostgresTable<Value: Codable & Identifiable & Sendable>: Sendable 
                     found[id] = body.wrapped
                 }
                 return ids.compactMap { found[$0] }
+            case .page(let limit, let after):
+                var values: [Value] = []
+                for try await (_, body) in try await connection.query(
+                    sql.selectPage(limit: limit, after: after),
+                    logger: logger
+                ).decode((String, JSONB<Value>).self) {
+                    values.append(body.wrapped)
+                }
+                return values
             case .all, .matching:
                 var values: [Value] = []
                 for try await body in try await connection.query(sql.selectAll, logger: logger)
@@ -99,10 +108,22 @@ public struct PostgresTable<Value: Codable & Identifiable & Sendable>: Sendable 
 
     /// Stores `value`, replacing the row with its id (which keeps its place); answers once committed.
     /// `mappingFailed` at once when the value does not encode.
-    public func put(_ value: Value) throws(DataError) -> PostgresCall<Value> {
-        let statement = try encoded { () throws -> PostgresQuery in try sql.upsert(value) }
+    ///
+    /// With `ifAbsent`, only if no row has its id, and otherwise fails with `conflict` having written nothing: one
+    /// `INSERT … ON CONFLICT DO NOTHING`, so of several such puts of one new id at once exactly one inserts (the
+    /// others wait for its commit, then insert nothing).
+    public func put(_ value: Value, ifAbsent: Bool = false) throws(DataError) -> PostgresCall<Value> {
+        let statement = try encoded { () throws -> PostgresQuery in
+            try ifAbsent ? sql.insertIfAbsent(value) : sql.upsert(value)
+        }
         return call("put") { [self] connection in
-            try await write(statement, on: connection)
+            let inserted = try await write(statement, on: connection)
+            if ifAbsent, inserted == 0 {
+                throw DataError(
+                    code: .conflict,
+                    message: "\(sourceName) already holds a value with id \(value.id); nothing was written"
+                )
+            }
             return value
         }
     }
@@ -119,10 +140,14 @@ public struct PostgresTable<Value: Codable & Identifiable & Sendable>: Sendable 
         }
     }
 
-    /// Deletes the row of `id`; succeeds when there is none.
-    public func delete(_ id: String) -> PostgresCall<Void> {
+    /// Deletes the row of `id`; succeeds when there is none, unless `ifPresent`: then fails with `notFound`, as the
+    /// `DELETE` itself tells (no row came back), with no read before it that another write could overtake.
+    public func delete(_ id: String, ifPresent: Bool = false) -> PostgresCall<Void> {
         call("delete") { [self] connection in
-            try await write(sql.deleteSome([id]), on: connection)
+            let deleted = try await write(sql.deleteOne(id), on: connection)
+            if ifPresent, deleted == 0 {
+                throw DataError(code: .notFound, message: "no row with id '\(id)' in \(sourceName)")
+            }
         }
     }
 
@@ -134,6 +159,17 @@ public struct PostgresTable<Value: Codable & Identifiable & Sendable>: Sendable 
                 try await write(sql.deleteAll, on: connection)
             case .ids(let ids):
                 try await write(sql.deleteSome(ids), on: connection)
+            case .page(let limit, let after):
+                try await connection.withTransaction(logger: logger) { connection in
+                    var ids: [String] = []
+                    for try await (id, _) in try await connection.query(
+                        sql.selectPage(limit: limit, after: after),
+                        logger: logger
+                    ).decode((String, JSONB<Value>).self) {
+                        ids.append(id)
+                    }
+                    try await connection.query(sql.deleteSome(ids), logger: logger)
+                }
             case .matching(let isIncluded):
                 try await connection.withTransaction(logger: logger) { connection in
                     var ids: [String] = []
@@ -149,16 +185,20 @@ public struct PostgresTable<Value: Codable & Identifiable & Sendable>: Sendable 
     }
 
     /// Runs `statement` (an INSERT, an UPDATE or a DELETE, in a transaction of its own) and returns once the server
-    /// has committed it.
+    /// has committed it, with the number of rows the statement returned (a `RETURNING` clause's rows: those it
+    /// inserted or deleted).
     ///
     /// PostgresNIO ends a query at its CommandComplete, but in the extended query protocol a statement outside a
     /// transaction block commits only at the Sync that follows, which the server answers with ReadyForQuery
     /// (PostgreSQL's protocol, "Extended Query"): a server stopped in between sends the CommandComplete and rolls
     /// the statement back. The next query on the connection starts only after that ReadyForQuery, so its answer
     /// says the write is committed; a connection lost first fails the call, and the write is not acknowledged.
-    func write(_ statement: PostgresQuery, on connection: PostgresConnection) async throws {
-        try await connection.query(statement, logger: logger)
+    @discardableResult
+    func write(_ statement: PostgresQuery, on connection: PostgresConnection) async throws -> Int {
+        var returned = 0
+        for try await _ in try await connection.query(statement, logger: logger) { returned += 1 }
         try await connection.query(sql.afterCommit, logger: logger)
+        return returned
     }
 
     // MARK: Creating

@@ -5,15 +5,19 @@ import PostgresNIO
 ///
 /// ```sql
 /// CREATE TABLE IF NOT EXISTS books (
-///     id text PRIMARY KEY,           -- the value's id
-///     body jsonb NOT NULL,           -- the value, as JSON
+///     id text COLLATE "C" PRIMARY KEY,  -- the value's id, ordered by its bytes
+///     body jsonb NOT NULL,              -- the value, as JSON
 ///     position bigint GENERATED ALWAYS AS IDENTITY  -- the order values were first stored
 /// )
 /// ```
 ///
-/// A put is an upsert that leaves `position` alone, so a replaced value keeps its place in `GET /books`. The
-/// name is a plain SQL identifier (lower-case letters, digits and `_`, not starting with a digit or `pg_`), so
-/// it can be written into the statements as it is.
+/// A put is an upsert that leaves `position` alone, so a replaced value keeps its place in `GET /books`. A page
+/// (`PageQuery`) is in the library's id order, strings by their UTF-8 bytes, which is the `"C"` collation's order
+/// (the database's own collation, `en_US.UTF-8` say, would put `a` before `B`): its statements say `COLLATE "C"`,
+/// and the primary key of a table this source creates is in that collation, so its index serves them. (A table
+/// created before the key had it is still paged right, by a sort of its ids.) The name is a plain SQL identifier
+/// (lower-case letters, digits and `_`, not starting with a digit or `pg_`), so it can be written into the
+/// statements as it is.
 public struct PostgresTableSQL: Sendable {
     /// The table's name.
     public let name: String
@@ -42,7 +46,7 @@ public struct PostgresTableSQL: Sendable {
 
     var create: PostgresQuery {
         """
-        CREATE TABLE IF NOT EXISTS \(unescaped: name) (id text PRIMARY KEY, body jsonb NOT NULL, \
+        CREATE TABLE IF NOT EXISTS \(unescaped: name) (id text COLLATE "C" PRIMARY KEY, body jsonb NOT NULL, \
         position bigint GENERATED ALWAYS AS IDENTITY)
         """
     }
@@ -65,6 +69,17 @@ public struct PostgresTableSQL: Sendable {
 
     var selectAllForUpdate: PostgresQuery { "SELECT body FROM \(unescaped: name) ORDER BY position FOR UPDATE" }
 
+    /// The first `limit` rows whose id is after `after`, by the ids' bytes: a range of the primary key's index.
+    func selectPage(limit: Int, after: String?) -> PostgresQuery {
+        guard let after else {
+            return "SELECT id, body FROM \(unescaped: name) ORDER BY id COLLATE \"C\" LIMIT \(limit)"
+        }
+        return """
+            SELECT id, body FROM \(unescaped: name) WHERE id COLLATE "C" > \(after) \
+            ORDER BY id COLLATE "C" LIMIT \(limit)
+            """
+    }
+
     var count: PostgresQuery { "SELECT count(*)::bigint FROM \(unescaped: name)" }
 
     // MARK: Writing
@@ -78,7 +93,20 @@ public struct PostgresTableSQL: Sendable {
         """
     }
 
+    /// Inserts the row unless one has its id; returns a row when it inserted (a conflict, even one with an insert
+    /// not yet committed, waits for it and then inserts nothing).
+    func insertIfAbsent<Value: Codable & Identifiable & Sendable>(_ value: Value) throws -> PostgresQuery
+    where Value.ID == String {
+        try """
+        INSERT INTO \(unescaped: name) (id, body) VALUES (\(value.id), \(JSONB(value))) \
+        ON CONFLICT (id) DO NOTHING RETURNING 1
+        """
+    }
+
     func deleteSome(_ ids: [String]) -> PostgresQuery { "DELETE FROM \(unescaped: name) WHERE id = ANY(\(ids))" }
+
+    /// Deletes the row of `id`; returns a row when there was one.
+    func deleteOne(_ id: String) -> PostgresQuery { "DELETE FROM \(unescaped: name) WHERE id = \(id) RETURNING 1" }
 
     var deleteAll: PostgresQuery { "DELETE FROM \(unescaped: name)" }
 
@@ -95,15 +123,24 @@ public enum PostgresSelection<Value: Identifiable & Sendable>: Sendable where Va
     case ids([String])
     /// The rows whose value this condition keeps, evaluated in Swift over every row.
     case matching(@Sendable (Value) -> Bool)
+    /// The first `limit` rows whose id is greater than `after` (from the first, when nil), by the ids' UTF-8 bytes:
+    /// a `PageQuery`.
+    case page(limit: Int, after: String?)
 
-    /// The selection of `query`: `AllObjectsQuery`, `IdQuery`, `IdsQuery` or `FilterQuery`, as the SQLite source
-    /// answers them; `queryNotSupported` (naming `source`) for any other.
+    /// The selection of `query`: `AllObjectsQuery`, `IdQuery`, `IdsQuery`, `FilterQuery` or `PageQuery`, as the
+    /// SQLite source answers them (a page's negative limit is `invalidQuery`); `queryNotSupported` (naming
+    /// `source`) for any other.
     public init(_ query: any Query, source: String) throws(DataError) {
         switch query {
         case is AllObjectsQuery: self = .all
         case let query as IdQuery<String>: self = .ids([query.id])
         case let query as IdsQuery<String>: self = .ids(query.ids)
         case let query as FilterQuery<Value>: self = .matching(query.isIncluded)
+        case let query as PageQuery<String>:
+            guard query.limit >= 0 else {
+                throw DataError(code: .invalidQuery, message: "\(query) asks \(source) for a negative number of values")
+            }
+            self = .page(limit: query.limit, after: query.after)
         default: throw DataError(code: .queryNotSupported, message: "\(source) cannot answer \(query)")
         }
     }

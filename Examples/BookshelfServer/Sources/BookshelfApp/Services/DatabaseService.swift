@@ -32,7 +32,12 @@ public final class DatabaseService: Interactors.Service {
     /// The `books` table; `storageFailed` (a 503) while the database is not open.
     public func books() throws(DataError) -> SQLiteDataSource<Book> {
         guard let books = open.withLockedValue({ $0?.books }) else {
-            throw DataError(code: .storageFailed, message: "the database \(fileURL.path) is not open")
+            // Named by its file name: the message is returned to clients (the full path stays in `fileURL`).
+            throw DataError(
+                code: .storageFailed,
+                message: "the database \(fileURL.lastPathComponent) is not open",
+                fileURL: fileURL
+            )
         }
         return books
     }

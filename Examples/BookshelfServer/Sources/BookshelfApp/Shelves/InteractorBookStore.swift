@@ -1,5 +1,5 @@
 public import Interactors
-import InteractorsData
+public import InteractorsData
 
 /// The library variant: each call executes a typed request on an `InteractorExecutor`, whose CRUD interactors (over
 /// a `SingleSourceRepository` of the `SQLiteDataSource`) the ``DatabaseService`` registered at launch.
@@ -22,13 +22,18 @@ public struct InteractorBookStore: BookStore {
         try await client.value(of: executor.execute(GetAllRequest<Book>(AllObjectsQuery())))
     }
 
-    /// `PutRequest(book)`.
-    public func put(_ book: Book, client: ClientConnection) async throws -> Book {
-        try await client.value(of: executor.execute(PutRequest(book)))
+    /// `GetAllRequest<Book>(query)`.
+    public func books(_ query: PageQuery<String>, client: ClientConnection) async throws -> [Book] {
+        try await client.value(of: executor.execute(GetAllRequest<Book>(query)))
     }
 
-    /// `DeleteRequest<Book>(IdQuery(id))`.
+    /// `PutRequest(book, ifAbsent: ifAbsent)`.
+    public func put(_ book: Book, ifAbsent: Bool, client: ClientConnection) async throws -> Book {
+        try await client.value(of: executor.execute(PutRequest(book, ifAbsent: ifAbsent)))
+    }
+
+    /// `DeleteRequest<Book>(IdQuery(id), ifPresent: true)`.
     public func delete(_ id: String, client: ClientConnection) async throws {
-        try await client.value(of: executor.execute(DeleteRequest<Book>(IdQuery(id))))
+        try await client.value(of: executor.execute(DeleteRequest<Book>(IdQuery(id), ifPresent: true)))
     }
 }

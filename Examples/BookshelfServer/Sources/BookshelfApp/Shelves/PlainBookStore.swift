@@ -1,4 +1,4 @@
-import InteractorsData
+public import InteractorsData
 import InteractorsSQLite
 
 /// The plain twin: each call goes straight to the `SQLiteDataSource` and awaits its answer, with no executor,
@@ -23,13 +23,18 @@ public struct PlainBookStore: BookStore {
         try await client.value(of: database.books().getAll(AllObjectsQuery()))
     }
 
-    /// The source's `put`.
-    public func put(_ book: Book, client: ClientConnection) async throws -> Book {
-        try await client.value(of: database.books().put(book))
+    /// The source's `getAll` of the page.
+    public func books(_ query: PageQuery<String>, client: ClientConnection) async throws -> [Book] {
+        try await client.value(of: database.books().getAll(query))
     }
 
-    /// The source's `delete`.
+    /// The source's `put(_:ifAbsent:)` (one `INSERT`).
+    public func put(_ book: Book, ifAbsent: Bool, client: ClientConnection) async throws -> Book {
+        try await client.value(of: database.books().put(book, ifAbsent: ifAbsent))
+    }
+
+    /// The source's `delete(_:ifPresent: true)` (told by the `DELETE`).
     public func delete(_ id: String, client: ClientConnection) async throws {
-        try await client.value(of: database.books().delete(IdQuery(id)))
+        try await client.value(of: database.books().delete(IdQuery(id), ifPresent: true))
     }
 }

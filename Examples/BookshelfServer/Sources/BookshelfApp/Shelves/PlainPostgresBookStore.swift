@@ -1,3 +1,5 @@
+public import InteractorsData
+
 /// The plain twin over PostgreSQL: each call awaits the ``PostgresTable``'s call from the handler
 /// (``PostgresTable/run(_:)``), with no executor, interactor, repository or `Response`: the code a server author
 /// writes without the library.
@@ -25,15 +27,21 @@ public struct PlainPostgresBookStore: BookStore {
         return try await table.run(table.list(.all))
     }
 
-    /// The table's `put(_:)`.
-    public func put(_ book: Book, client: ClientConnection) async throws -> Book {
+    /// The table's `list(.page(…))`.
+    public func books(_ query: PageQuery<String>, client: ClientConnection) async throws -> [Book] {
         let table = try database.books()
-        return try await table.run(table.put(book))
+        return try await table.run(table.list(PostgresSelection(query, source: table.sourceName)))
     }
 
-    /// The table's `delete(_:)`.
+    /// The table's `put(_:ifAbsent:)`.
+    public func put(_ book: Book, ifAbsent: Bool, client: ClientConnection) async throws -> Book {
+        let table = try database.books()
+        return try await table.run(table.put(book, ifAbsent: ifAbsent))
+    }
+
+    /// The table's `delete(_:ifPresent: true)`.
     public func delete(_ id: String, client: ClientConnection) async throws {
         let table = try database.books()
-        try await table.run(table.delete(id))
+        try await table.run(table.delete(id, ifPresent: true))
     }
 }

@@ -9,8 +9,8 @@ import Testing
 /// The routes answer every failure with the status a REST client expects and a JSON error body, on a real server.
 @Suite struct ErrorMappingTests {
     static let cases: [(code: DataError.Code, status: Int)] = [
-        (.notFound, 404), (.invalidQuery, 400), (.storageFailed, 503), (.corruptStore, 503), (.mappingFailed, 500),
-        (.queryNotSupported, 500),
+        (.notFound, 404), (.conflict, 412), (.invalidQuery, 400), (.storageFailed, 503), (.corruptStore, 503),
+        (.mappingFailed, 500), (.queryNotSupported, 500),
     ]
 
     @Test(arguments: cases)
@@ -19,7 +19,8 @@ import Testing
         let server = try await TestServer.start(router: router(store))
         let book = #"{"id":"b1","title":"T","author":"A"}"#
         for (method, path, body) in [
-            ("GET", "/books/b1", nil), ("GET", "/books", nil), ("PUT", "/books/b1", book), ("DELETE", "/books/b1", nil),
+            ("GET", "/books/b1", nil), ("GET", "/books", nil), ("GET", "/books?limit=10&after=a", nil),
+            ("PUT", "/books/b1", book), ("DELETE", "/books/b1", nil),
         ] {
             let answer = try await server.request(method, path, body: body)
             #expect(answer.status == status, "\(method) \(path)")
@@ -39,6 +40,19 @@ import Testing
             #expect(answer.status == 400, "\(body)")
             #expect(errorBody(answer)?.code == "bodyNotDecodable", "\(body): \(answer.bodyText)")
         }
+        try await server.stop()
+    }
+
+    @Test(arguments: [
+        "limit=-1", "limit=x", "limit=1001", "limit=", "limit=%2B%2B", "after=b1",
+        "limit=5&after=" + String(repeating: "x", count: 257),
+    ])
+    func aPageQueryThatIsNotOneIsA400AndTheStoreIsNotAsked(query: String) async throws {
+        let store = FailingStore(error: DataError(code: .storageFailed, message: "the store was asked"))
+        let server = try await TestServer.start(router: router(store))
+        let answer = try await server.request("GET", "/books?" + query)
+        #expect(answer.status == 400)
+        #expect(errorBody(answer)?.code == "invalidQuery", "\(answer.bodyText)")
         try await server.stop()
     }
 
@@ -80,7 +94,9 @@ import Testing
         let unregistered = InteractorExecutor().execute(GetRequest<Book>(IdQuery("b1"))).error
         #expect(APIError(unregistered!).status == .serviceUnavailable)
         #expect(APIError(CancellationError()).status == .serviceUnavailable)
-        #expect(APIError(NSError(domain: "elsewhere", code: 1)).status == .internalServerError)
+        let error = NSError(domain: "elsewhere", code: 1)
+        #expect(APIError(error).status == .internalServerError)
+        #expect(APIError(error).message == DataError.describe(error))
     }
 
     private func router(_ store: some BookStore) -> Router<BookshelfContext> {

@@ -25,6 +25,26 @@ struct PostgresBookshelfTests {
         try await server.stop()
     }
 
+    @Test(arguments: Variant.allCases)
+    func aCreateOnlyPutAnswers412ForABookThatExists(variant: Variant) async throws {
+        try await withBookshelf(variant) { server in try await exerciseCreateOnlyPuts(of: server) }
+    }
+
+    @Test(arguments: Variant.allCases)
+    func aDeleteOfAMissingBookAnswers404(variant: Variant) async throws {
+        try await withBookshelf(variant) { server in try await exerciseDeletes(of: server) }
+    }
+
+    @Test(arguments: Variant.allCases)
+    func pagesWalkTheBooksInAscendingIdOrder(variant: Variant) async throws {
+        try await withBookshelf(variant) { server in try await exercisePages(of: server) }
+    }
+
+    @Test(arguments: Variant.allCases)
+    func ofSixteenConcurrentCreateOnlyPutsOfOneIdExactlyOneStores(variant: Variant) async throws {
+        try await withBookshelf(variant) { server in try await exerciseConcurrentCreateOnlyPuts(of: server) }
+    }
+
     /// A PUT answered 200 is in the database, as `psql` shows it; and the service's last query, at its tear-down,
     /// still reaches the server: the client stops after the registry.
     @Test func anAcknowledgedPutIsInTheDatabaseAndTheClientOutlivesTheTearDown() async throws {
@@ -44,6 +64,13 @@ struct PostgresBookshelfTests {
         try await server.stop()
         let said = lines.withLockedValue { $0 }
         #expect(said.contains("PostgresDatabaseService closed table books in \(location): 1 books"), "\(said)")
+    }
+
+    /// Runs `body` with a bookshelf of `variant` over a new database of the suite's server, then stops it.
+    private func withBookshelf(_ variant: Variant, _ body: (TestServer) async throws -> Void) async throws {
+        let location = try PostgresServer.required().newDatabase()
+        let server = try await startBookshelf(location, variant: variant, lines: NIOLockedValueBox([]))
+        try await server.serving(body)
     }
 
     private func startBookshelf(

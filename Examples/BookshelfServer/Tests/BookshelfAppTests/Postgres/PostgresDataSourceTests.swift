@@ -70,6 +70,81 @@ struct PostgresDataSourceTests {
         }
     }
 
+    @Test func aCreateOnlyPutOfAnIdThatExistsIsAConflictAndWritesNothing() async throws {
+        try await withBooks { books, _ async throws in
+            #expect(try await books.put(dune, ifAbsent: true).value == dune)
+            let other = Book(id: "dune", title: "Dune Messiah", author: "Frank Herbert")
+            let error = await #expect(throws: DataError.self) { try await books.put(other, ifAbsent: true).value }
+            #expect(error?.code == .conflict, "\(String(describing: error))")
+            #expect(try await books.get(IdQuery("dune")).value == dune)
+            #expect(try await books.put(other, ifAbsent: false).value == other, "without ifAbsent, a put replaces")
+            #expect(try await books.get(IdQuery("dune")).value == other)
+        }
+    }
+
+    /// The insert's conflict check is the primary key's: of 16 create-only puts of one id at once, one stores.
+    @Test func ofManyCreateOnlyPutsOfOneIdAtOnceExactlyOneStores() async throws {
+        try await withBooks { books, _ async throws in
+            let outcomes = await withTaskGroup(of: (Book, Bool).self) { group in
+                for writer in 0..<16 {
+                    let book = Book(id: "contested", title: "Title \(writer)", author: "A")
+                    group.addTask { (book, (try? await books.put(book, ifAbsent: true).value) != nil) }
+                }
+                var outcomes: [(Book, Bool)] = []
+                for await outcome in group { outcomes.append(outcome) }
+                return outcomes
+            }
+            let stored = outcomes.filter(\.1).map(\.0)
+            #expect(stored.count == 1, "\(outcomes)")
+            #expect(try await books.get(IdQuery("contested")).value == stored.first)
+        }
+    }
+
+    @Test func aDeleteIfPresentOfAMissingIdIsNotFoundAndOfAStoredOneDeletes() async throws {
+        try await withBooks { books, _ async throws in
+            let error = await #expect(throws: DataError.self) {
+                try await books.delete(IdQuery("dune"), ifPresent: true).value
+            }
+            #expect(error?.code == .notFound)
+            _ = try await books.put(dune).value
+            try await books.delete(IdQuery("dune"), ifPresent: true).value
+            await #expect(throws: DataError.self) { try await books.get(IdQuery("dune")).value }
+        }
+    }
+
+    /// Pages follow the ids' UTF-8 bytes (`B` < `a` < `é`), as the library's stores do, even in a table whose id
+    /// column has a collation of its own (an ICU collation would put `a` before `B`): the statements say
+    /// `COLLATE "C"`.
+    @Test(arguments: [nil, #""und-x-icu""#])
+    func pagesFollowTheIdsBytesWhateverTheColumnsCollation(collation: String?) async throws {
+        let server = try PostgresServer.required()
+        // A PostgreSQL built without ICU has no such collation: nothing to show there.
+        if collation != nil, try server.psql("SELECT count(*) FROM pg_collation WHERE collname = 'und-x-icu'") != ["1"]
+        {
+            return
+        }
+        try await withBooks(idCollation: collation) { books, _ async throws in
+            let ids = ["é", "b", "B", "a1", "c", "a"]
+            _ = try await books.putAll(ids.map { Book(id: $0, title: $0, author: "A") }).value
+            #expect(try await books.getAll(PageQuery<String>(limit: 4)).value.map(\.id) == ["B", "a", "a1", "b"])
+            #expect(try await books.getAll(PageQuery(limit: 4, after: "b")).value.map(\.id) == ["c", "é"])
+            #expect(try await books.getAll(PageQuery(limit: 4, after: "é")).value.map(\.id) == [])
+            #expect(try await books.getAll(PageQuery<String>(limit: 0)).value.map(\.id) == [])
+            #expect(try await books.get(PageQuery(limit: 4, after: "a")).value.id == "a1")
+            try await books.deleteAll(PageQuery(limit: 2, after: "a")).value
+            #expect(try await books.getAll(AllObjectsQuery()).value.map(\.id) == ["é", "B", "c", "a"])
+        }
+    }
+
+    @Test func aPageWithANegativeLimitIsAnInvalidQuery() async throws {
+        try await withBooks { books, _ async throws in
+            let error = await #expect(throws: DataError.self) {
+                try await books.getAll(PageQuery<String>(limit: -1)).value
+            }
+            #expect(error?.code == .invalidQuery)
+        }
+    }
+
     /// PostgreSQL keeps no NUL in a JSON string: the second value fails the batch, and the first is not kept.
     @Test func putAllIsOneTransaction() async throws {
         try await withBooks { books, _ async throws in
@@ -153,12 +228,20 @@ struct PostgresDataSourceTests {
         }
     }
 
-    /// Runs `body` with a source over a new table of the suite's server, its client running meanwhile.
+    /// Runs `body` with a source over a new table of the suite's server, its client running meanwhile; with
+    /// `idCollation`, the table is made first, its id column in that collation, as another program might have.
     private func withBooks(
+        idCollation: String? = nil,
         _ body: @Sendable (PostgresDataSource<Book>, _ table: String) async throws -> Void
     ) async throws {
         let server = try PostgresServer.required()
         let name = "books_\(UInt32.random(in: 0...UInt32.max))"
+        if let idCollation {
+            _ = try server.psql(
+                "CREATE TABLE \(name) (id text COLLATE \(idCollation) PRIMARY KEY, body jsonb NOT NULL, "
+                    + "position bigint GENERATED ALWAYS AS IDENTITY)"
+            )
+        }
         try await withPostgresClient(server.location) { client in
             let table = try PostgresTable<Book>(
                 client: client,

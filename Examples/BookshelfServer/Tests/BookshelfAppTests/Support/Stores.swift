@@ -1,6 +1,7 @@
 import BookshelfApp
 import Foundation
 import Interactors
+import InteractorsData
 import NIOConcurrencyHelpers
 
 /// A store whose every call fails with `error`.
@@ -9,7 +10,8 @@ struct FailingStore: BookStore {
 
     func book(_ id: String, client: ClientConnection) async throws -> Book { throw error }
     func books(client: ClientConnection) async throws -> [Book] { throw error }
-    func put(_ book: Book, client: ClientConnection) async throws -> Book { throw error }
+    func books(_ query: PageQuery<String>, client: ClientConnection) async throws -> [Book] { throw error }
+    func put(_ book: Book, ifAbsent: Bool, client: ClientConnection) async throws -> Book { throw error }
     func delete(_ id: String, client: ClientConnection) async throws { throw error }
 }
 
@@ -29,7 +31,8 @@ final class PendingStore: BookStore {
     }
 
     func books(client: ClientConnection) async throws -> [Book] { [] }
-    func put(_ book: Book, client: ClientConnection) async throws -> Book { book }
+    func books(_ query: PageQuery<String>, client: ClientConnection) async throws -> [Book] { [] }
+    func put(_ book: Book, ifAbsent: Bool, client: ClientConnection) async throws -> Book { book }
     func delete(_ id: String, client: ClientConnection) async throws {}
 
     /// The next call's resolver.

@@ -68,12 +68,34 @@ struct TestServer {
         try await run.value
     }
 
+    /// Runs `body` with this server, then stops it, whether `body` threw or not.
+    func serving(_ body: (TestServer) async throws -> Void) async throws {
+        do {
+            try await body(self)
+        } catch {
+            try? await stop()
+            throw error
+        }
+        try await stop()
+    }
+
     /// `method path` answered whole, on a thread of its own (the socket blocks; Swift's pool must stay free for the
     /// server's handlers).
-    func request(_ method: String, _ path: String, body: String? = nil) async throws -> RawHTTP.Answer {
+    func request(
+        _ method: String,
+        _ path: String,
+        headers: [(String, String)] = [],
+        body: String? = nil
+    ) async throws -> RawHTTP.Answer {
         let port = self.port
         return try await onOwnThread {
-            try RawHTTP.request(port: port, method: method, path: path, body: Array((body ?? "").utf8))
+            try RawHTTP.request(
+                port: port,
+                method: method,
+                path: path,
+                headers: headers,
+                body: Array((body ?? "").utf8)
+            )
         }
     }
 }

@@ -1,3 +1,5 @@
+// Part of the data tour, which starts a local server in a child process: macOS and Linux only.
+#if os(macOS) || os(Linux)
 import Foundation
 import Interactors
 import InteractorsData
@@ -106,3 +108,4 @@ private final class LockedCount: @unchecked Sendable {
     var value: Int { lock.withLock { count } }
     func increment() { lock.withLock { count += 1 } }
 }
+#endif

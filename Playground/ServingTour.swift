@@ -78,17 +78,17 @@ private final class CountingReads: DataSource, Sendable {
 
     private let base: RESTDataSource<Note>
     private let delay: Duration
-    private let count = LockedCount()
+    private let count = LockedBox(0)
 
     init(_ base: RESTDataSource<Note>, delay: Duration = .zero) {
         self.base = base
         self.delay = delay
     }
 
-    var reads: Int { count.value }
+    var reads: Int { count.withLock { $0 } }
 
     func getAll(_ query: any Query) -> Response<[Note]> {
-        count.increment()
+        count.withLock { $0 += 1 }
         guard delay > .zero else { return base.getAll(query) }
         return Response(value: ()).delay(by: delay).flatMap { [base] in base.getAll(query) }
     }
@@ -98,14 +98,5 @@ private final class CountingReads: DataSource, Sendable {
     func putAll(_ values: [Note]) -> Response<[Note]> { base.putAll(values) }
     func delete(_ query: any Query) -> Response<Void> { base.delete(query) }
     func deleteAll(_ query: any Query) -> Response<Void> { base.deleteAll(query) }
-}
-
-/// A counter several threads add to.
-private final class LockedCount: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-
-    var value: Int { lock.withLock { count } }
-    func increment() { lock.withLock { count += 1 } }
 }
 #endif

@@ -16,20 +16,20 @@ private struct Logged<Base: Repository>: Repository {
     typealias Value = Base.Value
 
     let base: Base
-    let log: LockedLog
+    let log: LockedBox<[String]>
 
     func get(_ query: any Query, operation: RepositoryOperation) -> Response<Value> {
-        log.append("get")
+        log.withLock { $0.append("get") }
         return base.get(query, operation: operation)
     }
 
     func getAll(_ query: any Query, operation: RepositoryOperation) -> Response<[Value]> {
-        log.append("getAll")
+        log.withLock { $0.append("getAll") }
         return base.getAll(query, operation: operation)
     }
 
     func put(_ value: Value, operation: RepositoryOperation) -> Response<Value> {
-        log.append("put")
+        log.withLock { $0.append("put") }
         return base.put(value, operation: operation)
     }
 
@@ -46,14 +46,6 @@ private struct Logged<Base: Repository>: Repository {
     }
 }
 
-/// What a `Logged` repository did, in order.
-private final class LockedLog: Sendable {
-    private let lines = LockedBox<[String]>([])
-
-    func append(_ line: String) { lines.withLock { $0.append(line) } }
-    var all: [String] { lines.withLock { $0 } }
-}
-
 private struct Card: Codable, Identifiable, Sendable, Equatable {
     var id: String
     var title: String
@@ -61,7 +53,7 @@ private struct Card: Codable, Identifiable, Sendable, Equatable {
 
 @Suite struct ReleaseContractTests {
     @Test func aRepositoryOfYourOwnWrapsAnyRepositoryAndTheLibrarysAdoptIt() throws {
-        let log = LockedLog()
+        let log = LockedBox<[String]>([])
         let cards = Logged(base: SingleSourceRepository(InMemoryDataSource<Card>()), log: log)
         let cached = Logged(
             base: CacheRepository(main: InMemoryDataSource<Card>(), cache: InMemoryDataSource<Card>()),
@@ -71,7 +63,7 @@ private struct Card: Codable, Identifiable, Sendable, Equatable {
         _ = try cards.put(Card(id: "c1", title: "Read"), operation: .mainSync).get()
         _ = try cached.put(Card(id: "c2", title: "Write"), operation: .mainSync).get()
         #expect(try mapped.get(IdQuery("c1"), operation: .main).get().title == "Read")
-        #expect(log.all == ["put", "put", "get"])
+        #expect(log.withLock { $0 } == ["put", "put", "get"])
         // A parameter that takes a repository still takes one of your own wrappers.
         let interactor = GetInteractor(repository: cached, queue: DispatchQueue(label: "contract"))
         #expect(try interactor.execute(IdQuery("c2")).get().title == "Write")

@@ -79,15 +79,6 @@ import TestThreads
 
     // MARK: Fixtures
 
-    /// Waits until `condition` holds, checking every 5 ms; false if the guard (10 s) ran out first.
-    private func waitUntil(_ condition: () throws -> Bool) throws -> Bool {
-        for _ in 0..<2_000 {
-            if try condition() { return true }
-            Thread.sleep(forTimeInterval: 0.005)
-        }
-        return false
-    }
-
     static func fixture(of kind: CacheStoreKind) -> URL {
         kind == .file ? Fixtures.dataStoreExecutable : Fixtures.sqliteStoreExecutable
     }

@@ -81,14 +81,5 @@ import TestThreads
         #expect((error as? DataError)?.code == .corruptStore)
         #expect(diagnostics.contains { $0.contains("PendingWritesSync<Note>: the sync failed") })
     }
-
-    /// Waits until `condition` holds, checking every 10 ms; false if the guard (10 s) ran out first.
-    private func waitUntil(_ condition: () throws -> Bool) throws -> Bool {
-        for _ in 0..<1_000 {
-            if try condition() { return true }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        return false
-    }
 }
 #endif

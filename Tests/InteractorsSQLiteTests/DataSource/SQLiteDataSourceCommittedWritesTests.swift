@@ -145,12 +145,7 @@ private struct SlowCalls: GetRepository, PutRepository, DeleteRepository {
     /// Waits until the response the put call returned is cancelled (no handler added: that would be a consumer
     /// of its own, keeping it from being cancelled); false if the 30-second guard ran out.
     func waitUntilTheCallsResponseIsCancelled() -> Bool {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
-            if returned.withLock({ $0 })?.isCancelled == true { return true }
-            Thread.sleep(forTimeInterval: 0.001)
-        }
-        return false
+        waitUntil(guardSeconds: 30) { returned.withLock({ $0 })?.isCancelled == true }
     }
 
     func put(_ value: Note, operation: RepositoryOperation) -> Response<Note> {

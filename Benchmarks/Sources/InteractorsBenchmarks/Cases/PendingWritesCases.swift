@@ -78,8 +78,10 @@ extension BenchmarkCase {
             table: .stores,
             samples: (full: 7, quick: 2),
             contenders: [Library.inMemoryStore, .fileStore, .sqliteStore].map { library in
-                .sync(library, "1,000 pending puts kept (untimed), then `sync().get()`: 1,000 `PUT`s and their outcomes") {
-                    run in
+                .sync(
+                    library,
+                    "1,000 pending puts kept (untimed), then `sync().get()`: 1,000 `PUT`s and their outcomes"
+                ) { run in
                     let stores = PendingWritesStores.shared
                     for _ in 0..<run.iterations {
                         let books = stores.syncingRepository(library)

@@ -54,7 +54,8 @@ final class LoopbackServer: Sendable {
                 var headers = HTTPHeaders()
                 headers.add(name: "Content-Length", value: "\(answer.readableBytes)")
                 if answer.readableBytes > 0 { headers.add(name: "Content-Type", value: "application/json") }
-                context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+                let head = HTTPResponseHead(version: .http1_1, status: status, headers: headers)
+                context.write(wrapOutboundOut(.head(head)), promise: nil)
                 if answer.readableBytes > 0 { context.write(wrapOutboundOut(.body(.byteBuffer(answer))), promise: nil) }
                 context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
                 body = nil

@@ -105,10 +105,15 @@ connections = set()
 idempotent_answers = {}
 idempotent_hangups = set()
 lock = threading.Lock()
+say_lock = threading.Lock()
 
 
 def say(line):
-    print(line, flush=True)
+    """Prints `line` whole: `print` writes the text and its newline apart, so two handler threads printing at once
+    would give "slow startedslow closed" and an empty line, and a test waiting for either would never see it."""
+    with say_lock:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
 
 
 class Handler(BaseHTTPRequestHandler):

@@ -21,12 +21,18 @@ import FoundationNetworking
     }
 
     /// A session that never calls back: its delegate queue is suspended until `resume()`.
+    ///
+    /// The queue is serial, as a session's own is: FoundationNetworking ends a task in an operation on the delegate
+    /// queue that checks and then sets the task's state, so on a concurrent queue the two endings a cancelled task
+    /// queues (the cancellation's and the stopped load's) can both pass the check and remove the task from the
+    /// session's registry twice, a fatal error in FoundationNetworking.
     final class SilentSession: Sendable {
         let queue: OperationQueue
         let session: URLSession
 
         init(timeout: TimeInterval = 60) {
             let queue = OperationQueue()
+            queue.maxConcurrentOperationCount = 1
             queue.isSuspended = true
             let configuration = URLSessionConfiguration.ephemeral
             configuration.timeoutIntervalForRequest = timeout

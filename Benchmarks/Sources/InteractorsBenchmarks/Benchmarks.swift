@@ -33,7 +33,7 @@ struct Benchmarks {
             let unwanted = arguments[arguments.index(after: index)].split(separator: ",")
             cases = cases.filter { benchmark in !unwanted.contains { benchmark.id.contains($0) } }
         }
-        let harness = Harness(samples: quick ? 3 : 31, quick: quick, countsAllocations: countsAllocations)
+        let harness = Harness(samples: quick ? 1 : 31, quick: quick, countsAllocations: countsAllocations)
         let results = harness.run(cases)
         StoreFixtures.shared.removeFiles()
         SharedReadsFiles.shared.removeFiles()

@@ -15,7 +15,7 @@ struct BenchmarkCase: Sendable {
     let itemsPerRound: Int?
     /// Which table of the report the row goes in.
     let table: Table
-    /// Timed samples per contender, when not the harness's (31, or 3 in `--quick` mode): for slow cases.
+    /// Timed samples per contender, when not the harness's (31, or 1 in `--quick` mode): for slow cases.
     let samples: (full: Int, quick: Int)?
     /// Whether `--quick` mode leaves the case out (the largest stores: CI runs quick mode).
     let skippedInQuickMode: Bool

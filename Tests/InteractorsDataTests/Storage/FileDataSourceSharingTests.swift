@@ -9,13 +9,15 @@ import Testing
 /// No acknowledged write is lost when several instances or processes share a file, and a write keeps what the
 /// file is: its permissions, the link that names it.
 @Suite(.onThreadsOfTheirOwn) struct FileDataSourceSharingTests {
+    /// 300 puts each (75 under a sanitizer, see `volume`).
     @Test func twoInstancesTimesThreeHundredPutsLoseNothing() throws {
+        let puts = volume(300, underASanitizer: 75)
         let directory = try TemporaryDirectory()
         let url = directory.file("notes.json")
         let sources = [FileDataSource<Note>(fileURL: url), FileDataSource<Note>(fileURL: url)]
         let failures = LockedBox([any Error]())
         onThreads(2) { index in
-            for number in 0..<300 {
+            for number in 0..<puts {
                 do {
                     _ = try sources[index].put(Note(id: "\(index)-\(number)", text: "t")).get()
                 } catch {
@@ -25,10 +27,10 @@ import Testing
         }
         #expect(failures.withLock { $0.isEmpty })
         let stored = Set(try FileDataSource<Note>(fileURL: url).getAll(AllObjectsQuery()).get().map(\.id))
-        let missing = Set((0..<2).flatMap { index in (0..<300).map { "\(index)-\($0)" } }).subtracting(stored)
+        let missing = Set((0..<2).flatMap { index in (0..<puts).map { "\(index)-\($0)" } }).subtracting(stored)
         #expect(missing.isEmpty, "\(missing.count) acknowledged puts are missing")
         // Each instance sees the other's writes too.
-        #expect(try sources[0].getAll(AllObjectsQuery()).get().count == 600)
+        #expect(try sources[0].getAll(AllObjectsQuery()).get().count == 2 * puts)
     }
 
     @Test func manyInstancesMixingPutsAndDeletesAgreeOnTheEnd() throws {

@@ -61,19 +61,6 @@ extension Response {
         return Response<Response<Value>>(on: queue, start).flatMap { $0 }
     }
 
-    /// The response `stage` derives from a turn on `queue`, the turn queued only once `stage` has added itself:
-    /// `stage` then runs on `queue` (or where a caller blocked on the response runs the queue's work in its place),
-    /// never on the caller's thread, as it would if the turn had settled before the stage was added to it.
-    package static func afterTurn(
-        on queue: some CallbackQueue,
-        _ stage: (Response<Void>) -> Response<Value>
-    ) -> Response<Value> {
-        let turn = Response<Void>(callbackQueue: DefaultCallbackQueue.shared)
-        let derived = stage(turn)
-        turn.start(on: queue) {}
-        return derived
-    }
-
     /// A response that follows `upstream` as one of its consumers, delivering handlers added without `on:` to the
     /// process default queue. Cancelling it withdraws its demand from `upstream`, as a derived response's
     /// cancellation does.

@@ -32,11 +32,6 @@ extension Response {
     ) {
         self.init(callbackQueue: callbackQueue)
         recordCreationSite(file, line)
-        start(on: queue, work)
-    }
-
-    /// Runs `work` now on `.immediate`; otherwise queues it on `queue`, where it settles the response.
-    func start(on queue: some CallbackQueue, _ work: @escaping @Sendable () throws -> Value) {
         if queue === ImmediateCallbackQueue.shared {
             settle(Result { try work() })
             return

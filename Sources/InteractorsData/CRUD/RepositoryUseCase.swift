@@ -19,15 +19,12 @@ struct RepositoryUseCase<Target: Sendable>: Sendable {
     /// Through a queue, the call is a `flatMap` stage after the queue's turn, not work whose response is followed:
     /// a cancellation that lands while the call runs then cancels the repository's response as the stage hands it
     /// over (a write not yet begun is withdrawn), where a followed response would be left to go ahead unseen, its
-    /// caller told "cancelled" about a write that happened. The stage is added before the turn is queued: added to
-    /// a turn that had already settled, it would run at once, on the caller's thread.
+    /// caller told "cancelled" about a write that happened.
     func execute<Request: RepositoryRequest>(_ request: Request) -> Response<Request.Output>
     where Request.Target == Target {
         guard !(queue is ImmediateCallbackQueue) else {
             return Response.following(on: queue) { [repository] in request.send(to: repository) }
         }
-        return Response.afterTurn(on: queue) { turn in
-            turn.flatMap { [repository] in request.send(to: repository) }
-        }
+        return Response<Void>(on: queue) {}.flatMap { [repository] in request.send(to: repository) }
     }
 }

@@ -1,5 +1,4 @@
 import DataTestSupport
-import Dispatch
 import Interactors
 import InteractorsData
 import InteractorsTestKit
@@ -21,17 +20,6 @@ import Testing
         #expect(main.calls.isEmpty && cache.calls.isEmpty)
         #expect(queue.runAll() >= 1)
         #expect(try response.get() == ada)
-    }
-
-    /// The queue may run its turn before `execute` goes on (its caller descheduled right after scheduling): the
-    /// repository call still runs on the queue, not on the caller's thread once `execute` adds its stage.
-    @Test func theRepositoryIsCalledOnTheQueueEvenWhenTheQueueRunsBeforeExecuteReturns() throws {
-        try main.seed(ada)
-        let callsWhenTheJobEnded = LockedBox<[String]?>(nil)
-        let quick = QuickerThanTheCaller { [main] in callsWhenTheJobEnded.withLock { $0 = $0 ?? main.calls } }
-        let response = GetInteractor(repository: repository, queue: quick).execute(id: "ada")
-        #expect(try response.get(timeout: .seconds(30)) == ada)
-        #expect(callsWhenTheJobEnded.withLock { $0 } == ["get"])
     }
 
     @Test func cancellingBeforeTheQueueRunsMeansTheRepositoryIsNeverCalled() throws {
@@ -91,23 +79,5 @@ import Testing
         #expect(getAll.execute(TextSearchQuery(term: "x")).dataError?.code == .queryNotSupported)
         let delete = DeleteInteractor(repository: SingleSourceRepository(main), queue: ImmediateCallbackQueue.shared)
         #expect(delete.execute(AllObjectsQuery()).dataError?.code == .queryNotSupported)
-    }
-}
-
-/// A queue whose thread runs each job before `schedule` returns, as a queue does when its caller is descheduled
-/// right after scheduling; `afterEachJob` runs on that thread once the job has.
-private final class QuickerThanTheCaller: CallbackQueue {
-    private let thread = DispatchQueue(label: "quicker-than-the-caller")
-    private let afterEachJob: @Sendable () -> Void
-
-    init(afterEachJob: @escaping @Sendable () -> Void) {
-        self.afterEachJob = afterEachJob
-    }
-
-    func schedule(_ job: @escaping @Sendable () -> Void) {
-        thread.sync { [afterEachJob] in
-            job()
-            afterEachJob()
-        }
     }
 }

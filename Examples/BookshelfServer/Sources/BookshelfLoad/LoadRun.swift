@@ -50,9 +50,6 @@ final class LoadRun {
     private var acked = ""
     private var readModel = ReadModel()
     private var events = ""
-    /// Unix time in milliseconds at `clockStart`, to write events in the scripts' clock.
-    private let wallClockStart = Date().timeIntervalSince1970 * 1000
-    private let clockStart = NIODeadline.now()
     private var putsAcknowledged = 0
 
     // What came back.
@@ -215,8 +212,12 @@ final class LoadRun {
     }
 
     /// `deadline` in Unix milliseconds.
+    /// `deadline` in Unix milliseconds, the scripts' clock, mapped through the wall clock now rather than at the
+    /// run's start: the events are judged against moments a script took with `date`, and the system may step the
+    /// wall clock during a run (an event is written at most a request's time after its `deadline`).
     private func wallClock(_ deadline: NIODeadline) -> Int64 {
-        Int64(wallClockStart) + (deadline - clockStart).nanoseconds / 1_000_000
+        let now = NIODeadline.now()
+        return Int64(Date().timeIntervalSince1970 * 1000) - (now - deadline).nanoseconds / 1_000_000
     }
 
     // MARK: Reading back through another instance

@@ -211,7 +211,6 @@ final class LoadRun {
         }
     }
 
-    /// `deadline` in Unix milliseconds.
     /// `deadline` in Unix milliseconds, the scripts' clock, mapped through the wall clock now rather than at the
     /// run's start: the events are judged against moments a script took with `date`, and the system may step the
     /// wall clock during a run (an event is written at most a request's time after its `deadline`).

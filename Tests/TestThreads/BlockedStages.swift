@@ -62,9 +62,12 @@ package struct Latencies: Sendable, CustomStringConvertible {
     package var median: Duration { samples.sorted()[samples.count / 2] }
     package var maximum: Duration { samples.max() ?? .zero }
 
-    /// Issue 32's bound: the median within 200 ms of `unblocked`'s, and no call over 1 s.
+    /// Issue 32's bound: the median within 200 ms of `unblocked`'s, and no call over 1 s; three times that under a
+    /// sanitizer, which slows every thread switch of a busy machine (a call of 1.01 s was seen under ThreadSanitizer
+    /// in CI) and checks races, not speed: a blocked library still shows as a call that never returns in time.
     package func areWithinTheBound(of unblocked: Latencies) -> Bool {
-        median <= unblocked.median + .milliseconds(200) && maximum <= .seconds(1)
+        let slack = isUnderASanitizer ? 3 : 1
+        return median <= unblocked.median + .milliseconds(200) * slack && maximum <= .seconds(1) * slack
     }
 
     package var description: String { "median \(median), maximum \(maximum) of \(samples.count)" }
